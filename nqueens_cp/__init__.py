@@ -1,0 +1,44 @@
+"""nqueens-cp: one N-Queens model, solved by backtracking, bitboards, OR-Tools CP-SAT and PySAT.
+
+>>> from nqueens_cp import Instance, create_backend
+>>> create_backend("bitboard").count(Instance(8))
+92
+"""
+
+from __future__ import annotations
+
+from .backends import Backend, ModelSize, backend_names, create_backend
+from .checker import is_valid_solution, solution_problems
+from .errors import (
+    BackendOptionError,
+    BackendUnavailableError,
+    InvalidInstanceError,
+    NQueensError,
+    SolverError,
+    UnknownBackendError,
+)
+from .instance import Instance, Solution
+from .oeis import A000170, A002562, known_count
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "A000170",
+    "A002562",
+    "Backend",
+    "BackendOptionError",
+    "BackendUnavailableError",
+    "Instance",
+    "InvalidInstanceError",
+    "ModelSize",
+    "NQueensError",
+    "Solution",
+    "SolverError",
+    "UnknownBackendError",
+    "__version__",
+    "backend_names",
+    "create_backend",
+    "is_valid_solution",
+    "known_count",
+    "solution_problems",
+]

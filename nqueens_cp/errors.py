@@ -1,0 +1,30 @@
+"""The package's one exception hierarchy: every error it raises on purpose is an ``NQueensError``."""
+
+from __future__ import annotations
+
+
+class NQueensError(Exception):
+    """Base of every error raised by nqueens-cp."""
+
+
+class InvalidInstanceError(NQueensError, ValueError):
+    """The instance is malformed: bad ``n``, a queen off the board, two queens given for one row."""
+
+
+class UnknownBackendError(NQueensError, KeyError):
+    """No backend is registered under that name."""
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return str(self.args[0]) if self.args else ""
+
+
+class BackendOptionError(NQueensError, ValueError):
+    """A backend option is unknown, of the wrong type, or has a value the backend refuses."""
+
+
+class BackendUnavailableError(NQueensError, ImportError):
+    """The solver package a backend needs is not installed."""
+
+
+class SolverError(NQueensError, RuntimeError):
+    """A solver failed or stopped before it could answer (for example a time limit was hit)."""
