@@ -102,8 +102,8 @@ def test_opb_and_cpsat_sizes_match_generated_models() -> None:
                                                             cpsat_size(n, len(fixed)).constraints)
 
 
-def _readme_table(title: str) -> list[list[str]]:
-    text = README.read_text(encoding="utf-8")
+def _readme_table(title: str, readme: Path = README) -> list[list[str]]:
+    text = readme.read_text(encoding="utf-8")
     start = text.index(title)
     rows: list[list[str]] = []
     for line in text[start:].splitlines()[1:]:
@@ -145,3 +145,11 @@ def test_readme_mentions_every_encoding_in_a_heading() -> None:
     headings = re.findall(r"^#+ .*$", README.read_text(encoding="utf-8"), flags=re.MULTILINE)
     for encoding in ENCODINGS:
         assert any(f"`{encoding}`" in heading for heading in headings), encoding
+
+
+def test_top_readme_n8_table_matches_generation() -> None:
+    rows = {row[0]: row for row in _readme_table("<!-- export-counts-n8 -->", README.parents[1] / "README.md")}
+    assert set(rows) == set(ENCODINGS)
+    for encoding in ENCODINGS:
+        size = build_cnf(Instance(8), encoding).size()
+        assert [int(rows[encoding][1]), int(rows[encoding][2])] == [size.variables, size.constraints]
