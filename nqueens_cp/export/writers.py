@@ -18,9 +18,13 @@ import tempfile
 from pathlib import Path
 from typing import Callable
 
-from ..backends.sat import DEFAULT_ENCODING, ENCODINGS, build_cnf, lines_of
+from ..backends.sat import ENCODINGS, build_cnf, lines_of
 from ..errors import BackendOptionError, BackendUnavailableError
 from ..instance import Instance
+
+#: The encoding ``dimacs`` exports by default: the documented, readable seqcounter (the ``sat``
+#: backend's own default is chosen for enumeration speed and may differ).
+DEFAULT_ENCODING = "seqcounter"
 
 __all__ = [
     "FORMATS",
