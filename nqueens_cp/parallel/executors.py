@@ -219,6 +219,17 @@ class DaskExecutor(TaskExecutor):
         self._as_completed = distributed.as_completed
 
     @property
+    def client(self) -> Any:
+        """The ``distributed.Client`` (for inspecting the cluster)."""
+        return self._client
+
+    @property
+    def scheduler_address(self) -> str:
+        """The address of the scheduler, e.g. ``tcp://127.0.0.1:40123``."""
+        address: str = self._client.scheduler.address
+        return address
+
+    @property
     def capacity(self) -> int:
         threads: dict[str, int] = self._client.nthreads()
         return max(1, sum(threads.values()))
