@@ -59,6 +59,14 @@ def machine() -> str:
     return f"{model}, {os.cpu_count()} cores, Python {platform.python_version()}"
 
 
+def load() -> str:
+    """The 1, 5 and 15 minute load averages, where the system reports them."""
+    try:
+        return " ".join(f"{value:.2f}" for value in os.getloadavg())
+    except OSError:
+        return "unknown"
+
+
 def timed_count(instance: Instance, backend: str, depth: int, executor: TaskExecutor) -> float:
     """Seconds for one split count on ``executor``; exits if the count is wrong."""
     started = time.perf_counter()
@@ -101,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
     instance = Instance(args.n)
     depth = args.depth if args.depth is not None else default_depth(instance, 2)
     backend = create_backend(args.backend)
-    print(f"machine: {machine()}")
+    print(f"machine: {machine()}; load average before: {load()}")
     print(f"backend: {backend!r}; n={args.n}, split depth {depth} -> "
           f"{len(split_instance(instance, depth))} sub-problems; {args.repeat} timed run(s) per side")
 
@@ -142,6 +150,7 @@ def main(argv: list[str] | None = None) -> int:
         rows.append(["dask x2", f"{median['dask x2']:.2f}", f"{startups['dask x2']:.2f}",
                      f"dask / pool = {slowdown:.2f}", "<= 1.15", "yes" if met_dask else "NO"])
     print(tabulate(rows, headers=["run", "seconds (median)", "start-up + warm-up s", "ratio", "target", "met"]))
+    print(f"load average after: {load()} (other processes on the machine take cores from the workers)")
 
     if args.big:
         big = Instance(args.big)
