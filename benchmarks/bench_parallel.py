@@ -14,7 +14,8 @@ has) split at the same depth:
 * ``dask x2``: a Dask local cluster of 2 single-threaded worker processes. Target:
   ``dask x2 / pool x2 <= 1.15``.
 
-Pools and the cluster are started, and warmed up with a small count (so compiled kernels are
+``cores used`` is the processor time the workers got divided by the wall time: about 1 and 2
+on an idle machine, less when other processes take cores. Pools and the cluster are started, and warmed up with a small count (so compiled kernels are
 loaded in every worker), before the timed runs; their start-up times are printed separately. The
 timed runs alternate between the sides compared so a slow spell of a shared machine hits both.
 Then ``--big`` (default 18) is counted once on the 2-worker pool and checked against OEIS A000170.
@@ -67,13 +68,24 @@ def load() -> str:
         return "unknown"
 
 
+#: Per side, the processor seconds its workers got in each timed run (see ``timed_count``).
+CPU: dict[int, list[float]] = {}
+
+
 def timed_count(instance: Instance, backend: str, depth: int, executor: TaskExecutor) -> float:
-    """Seconds for one split count on ``executor``; exits if the count is wrong."""
+    """Seconds for one split count on ``executor``; exits if the count is wrong.
+
+    The processor time the workers got is appended to ``CPU[id(executor)]``: divided by the wall
+    time it says how many cores the run really had (less than the workers on a busy machine).
+    """
     started = time.perf_counter()
-    count = SplitRun(instance, backend, config=ParallelConfig(split_depth=depth), executor=executor).count().count
+    run = SplitRun(instance, backend, config=ParallelConfig(split_depth=depth), executor=executor)
+    results = list(run.subproblem_results())
     seconds = time.perf_counter() - started
+    count = run.plan.total_count((s.subproblem.index, s.result.count) for s in results) if run.plan else -1
     if count != A000170[instance.n]:
         sys.exit(f"wrong count for n={instance.n}: {count}, expected {A000170[instance.n]}")
+    CPU.setdefault(id(executor), []).append(sum(s.result.cpu_seconds for s in results))
     return seconds
 
 
@@ -136,20 +148,26 @@ def main(argv: list[str] | None = None) -> int:
         if dask is not None:
             dask.close()
     median = {name: statistics.median(values) for name, values in times.items()}
+    executors = {"pool x1": pool1, "pool x2": pool2, "dask x2": dask}
 
-    rows = [["serial (no split)", f"{serial:.2f}", "", "", "", "yes" if ok else "WRONG COUNT"]]
+    def cores(name: str) -> str:
+        """Median over the timed runs of worker processor seconds / wall seconds."""
+        cpu = CPU[id(executors[name])][1:]  # the first entry is the warm-up
+        return f"{statistics.median(c / t for c, t in zip(cpu, times[name], strict=True)):.2f}"
+
+    rows = [["serial (no split)", f"{serial:.2f}", "", "", "", "", "yes" if ok else "WRONG COUNT"]]
     speedup = median["pool x1"] / median["pool x2"]
     met_speedup = speedup >= 1.8
-    rows.append(["pool x1", f"{median['pool x1']:.2f}", f"{startups['pool x1']:.2f}", "", "", ""])
-    rows.append(["pool x2", f"{median['pool x2']:.2f}", f"{startups['pool x2']:.2f}",
+    rows.append(["pool x1", f"{median['pool x1']:.2f}", cores("pool x1"), f"{startups['pool x1']:.2f}", "", "", ""])
+    rows.append(["pool x2", f"{median['pool x2']:.2f}", cores("pool x2"), f"{startups['pool x2']:.2f}",
                  f"x1 / x2 = {speedup:.2f}", ">= 1.8", "yes" if met_speedup else "NO"])
     met_dask = True
     if "dask x2" in median:
         slowdown = median["dask x2"] / median["pool x2"]
         met_dask = slowdown <= 1.15
-        rows.append(["dask x2", f"{median['dask x2']:.2f}", f"{startups['dask x2']:.2f}",
+        rows.append(["dask x2", f"{median['dask x2']:.2f}", cores("dask x2"), f"{startups['dask x2']:.2f}",
                      f"dask / pool = {slowdown:.2f}", "<= 1.15", "yes" if met_dask else "NO"])
-    print(tabulate(rows, headers=["run", "seconds (median)", "start-up + warm-up s", "ratio", "target", "met"]))
+    print(tabulate(rows, headers=["run", "seconds (median)", "cores used", "start-up + warm-up s", "ratio", "target", "met"]))
     print(f"load average after: {load()} (other processes on the machine take cores from the workers)")
 
     if args.big:

@@ -37,13 +37,18 @@ class SubTask:
 
 @dataclass(frozen=True)
 class SubResult:
-    """What a worker found for one sub-problem: the count, and the packed solutions if asked for."""
+    """What a worker found for one sub-problem: the count, and the packed solutions if asked for.
+
+    ``seconds`` is the wall time the worker spent on it, ``cpu_seconds`` the processor time it got
+    (lower on a busy machine; not kept in checkpoints), ``worker`` is ``host:pid``.
+    """
 
     index: int
     count: int
     packed: bytes | None
     seconds: float
     worker: str
+    cpu_seconds: float = 0.0
 
     def solutions(self, n: int) -> list[Solution]:
         """The solutions carried by this result (empty for a count-only task)."""
@@ -71,7 +76,7 @@ def unpack_solutions(packed: bytes, n: int, count: int) -> Iterator[Solution]:
 
 def solve_subproblem(task: SubTask) -> SubResult:
     """Run one task (in whatever process the executor chose) and return its result."""
-    started = time.perf_counter()
+    started, cpu_started = time.perf_counter(), time.process_time()
     backend = task.backend(**dict(task.options))
     packed: bytes | None = None
     if task.enumerate or task.unique:
@@ -87,4 +92,5 @@ def solve_subproblem(task: SubTask) -> SubResult:
         packed=packed,
         seconds=time.perf_counter() - started,
         worker=f"{socket.gethostname()}:{os.getpid()}",
+        cpu_seconds=time.process_time() - cpu_started,
     )
