@@ -28,3 +28,11 @@ class BackendUnavailableError(NQueensError, ImportError):
 
 class SolverError(NQueensError, RuntimeError):
     """A solver failed or stopped before it could answer (for example a time limit was hit)."""
+
+
+class ResultsFileError(NQueensError, ValueError):
+    """A saved results file cannot be read (not JSON, wrong schema version, missing fields)."""
+
+
+class OutputExistsError(NQueensError, FileExistsError):
+    """An output file exists already and overwriting it was not asked for (``--force``)."""
