@@ -34,5 +34,9 @@ class ResultsFileError(NQueensError, ValueError):
     """A saved results file cannot be read (not JSON, wrong schema version, missing fields)."""
 
 
-class OutputExistsError(NQueensError, FileExistsError):
+class OutputError(NQueensError, OSError):
+    """An output file or directory cannot be written."""
+
+
+class OutputExistsError(OutputError, FileExistsError):
     """An output file exists already and overwriting it was not asked for (``--force``)."""

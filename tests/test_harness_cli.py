@@ -130,6 +130,13 @@ def test_bad_input_is_refused_before_anything_runs(
     assert not out.exists()
 
 
+def test_out_must_be_a_directory(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    target = tmp_path / "file"
+    target.write_text("")
+    status = main(["compare", "--n", "4", "--backends", "bitboard", "--out", str(target)])
+    one_line_error(capsys, status, "is not a directory")
+
+
 def test_an_existing_report_is_not_overwritten_without_force(tmp_path: Path,
                                                              capsys: pytest.CaptureFixture[str]) -> None:
     args = ["compare", "--n", "4", "--backends", "bitboard", "--repeat", "1", "--out", str(tmp_path)]
@@ -217,3 +224,17 @@ def test_compare_as_a_real_command(tmp_path: Path) -> None:
     assert "[####" not in done.stderr  # no progress bar when stderr is not a terminal
     assert done.stderr.startswith("nqueens-cp: wrote ")
     assert (tmp_path / "report.txt").exists()
+
+
+def test_other_tasks_from_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["compare", "--n", "8", "--backends", "bitboard,backtrack", "--repeat", "1", "--unique",
+                 "--out", str(tmp_path / "u")]) == 0
+    report = capsys.readouterr().out
+    assert "fundamental solutions" in report and "A002562" in report and "12 ok" in report
+    assert "--unique" in report.split("## Reproduce")[1]
+    assert main(["compare", "--n", "4-6", "--backends", "bitboard,test-silent", "--repeat", "1", "--task",
+                 "first", "--out", str(tmp_path / "f")]) == 1
+    report = capsys.readouterr().out
+    assert "first solution" in report and "[answer] test-silent n=4" in report
+    one_line_error(capsys, main(["compare", "--task", "first", "--unique", "--out", str(tmp_path / "x")]),
+                   "--unique")

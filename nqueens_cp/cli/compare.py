@@ -106,10 +106,15 @@ def add_parser(subparsers: Any) -> None:
                         help="solutions kept per run for the exact set comparison; beyond K, sets are compared "
                         f"by fingerprint (default {DEFAULT_STORE_LIMIT:,})")
     parser.add_argument("--force", action="store_true", help="overwrite an existing report in --out")
+    parser.add_argument("--task", choices=("all", "first"), default="all",
+                        help="what each run asks for: every solution (default) or the first one")
+    parser.add_argument("--unique", action="store_true",
+                        help="with --task all: one solution per symmetry class (counts checked against A002562)")
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..errors import OutputError
     from ..harness.comparison import ComparisonRequest, run_comparison
     from ..harness.configs import (
         default_configuration_texts,
@@ -119,10 +124,15 @@ def run(args: argparse.Namespace) -> int:
     )
     from ..harness.results import ComparisonResults
     from ..harness.runner import RunRequest
-    from ..harness.tasks import AllSolutions
+    from ..harness.tasks import make_task
     from ..reports.files import OutputFiles
     from .progress import ProgressBar
 
+    if args.unique and args.task != "all":
+        from . import UsageError
+
+        raise UsageError("--unique applies to --task all only")
+    task = make_task(args.task, unique=True) if args.unique else make_task(args.task)
     texts = split_list(args.backends) if args.backends is not None else default_configuration_texts()
     configurations = parse_configurations(texts)
     labels = [c.label for c in configurations]
@@ -136,14 +146,16 @@ def run(args: argparse.Namespace) -> int:
     outputs = OutputFiles.in_directory(args.out, args.format)
     if not args.force:
         outputs.refuse_to_overwrite()
+    outputs.prepare()
 
     command = shlex.join([
         "nqueens-cp", "compare", "--n", compress_sizes(args.n), "--backends", ",".join(labels),
         "--repeat", str(args.repeat), "--timeout", f"{args.timeout:g}", "--store-limit", str(args.store_limit),
         "--baseline", baseline, "--format", args.format, "--out", args.out, "--force",
+        *(["--task", args.task] if args.task != "all" else []), *(["--unique"] if args.unique else []),
     ])
     request = ComparisonRequest(
-        task=AllSolutions(), configurations=configurations, ns=args.n, repeat=args.repeat,
+        task=task, configurations=configurations, ns=args.n, repeat=args.repeat,
         timeout=args.timeout, store_limit=args.store_limit, baseline=baseline, command=command,
     )
     bar = ProgressBar(sys.stderr)
@@ -152,13 +164,19 @@ def run(args: argparse.Namespace) -> int:
         bar.update(done, total, f"n={run.instance.n} {run.config.label} rep {run.repetition + 1}")
 
     def checkpoint(partial: ComparisonResults) -> None:
-        outputs.write_data(partial)
+        try:
+            outputs.write_data(partial)
+        except OSError as error:  # a checkpoint is a convenience: say so and go on
+            sys.stderr.write(f"nqueens-cp: warning: checkpoint not written: {error}\n")
 
     try:
         results = run_comparison(request, on_progress=progress, on_checkpoint=checkpoint)
     finally:
         bar.close()
-    text = outputs.write_all(results, args.format)
+    try:
+        text = outputs.write_all(results, args.format)
+    except OSError as error:
+        raise OutputError(f"cannot write the report to {outputs.directory}: {error}") from None
     sys.stdout.write(text)
     sys.stdout.flush()
     written = ", ".join(str(p) for p in outputs.all() if p.exists())

@@ -135,9 +135,8 @@ def _compare_sets(task: Task, instance: Instance, answered: Sequence[RunResult])
     expected = task.expected_count(instance)
     label = task.expected_label
     if not any(r.record.truncated for r in answered):
-        reference = {
-            sol for r in answered for sol in r.solutions if not task.solution_problems(instance, sol)
-        }
+        found_by_any = {sol for r in answered for sol in r.solutions}
+        reference = {sol for sol in found_by_any if not task.solution_problems(instance, sol)}
         ordered = sorted(reference)
         if expected is not None:
             status = PASS if len(reference) == expected else FAIL

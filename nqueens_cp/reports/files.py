@@ -8,7 +8,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import OutputExistsError
+from ..errors import OutputError, OutputExistsError
 from ..harness.results import ComparisonResults
 from .render import EXTENSIONS, render
 from .tables import build_report
@@ -57,6 +57,15 @@ class OutputFiles:
         existing = [path for path in self.all() if path.exists()]
         if existing:
             raise OutputExistsError(f"{existing[0]} exists already (use --force to overwrite, or another --out)")
+
+    def prepare(self) -> None:
+        """Create the directory (before anything runs, so a bad ``--out`` fails early)."""
+        if self.directory.exists() and not self.directory.is_dir():
+            raise OutputError(f"--out {self.directory} is not a directory")
+        try:
+            self.directory.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise OutputError(f"cannot create {self.directory}: {error.strerror or error}") from None
 
     def write_data(self, results: ComparisonResults) -> None:
         """The raw results (JSON and CSV): used for checkpoints while the comparison runs."""
