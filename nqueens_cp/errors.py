@@ -30,6 +30,10 @@ class SolverError(NQueensError, RuntimeError):
     """A solver failed or stopped before it could answer (for example a time limit was hit)."""
 
 
+class ModelFileError(NQueensError, ValueError):
+    """A file to read back (a solver's answer for an exported model) is unreadable or malformed."""
+
+
 class ResultsFileError(NQueensError, ValueError):
     """A saved results file cannot be read (not JSON, wrong schema version, missing fields)."""
 
