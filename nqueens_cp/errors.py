@@ -36,3 +36,19 @@ class CheckpointError(NQueensError):
 
 class SubProblemError(NQueensError, RuntimeError):
     """A sub-problem of a split run kept failing after its retries; the run has no complete result."""
+
+
+class ModelFileError(NQueensError, ValueError):
+    """A file to read back (a solver's answer for an exported model) is unreadable or malformed."""
+
+
+class ResultsFileError(NQueensError, ValueError):
+    """A saved results file cannot be read (not JSON, wrong schema version, missing fields)."""
+
+
+class OutputError(NQueensError, OSError):
+    """An output file or directory cannot be written."""
+
+
+class OutputExistsError(OutputError, FileExistsError):
+    """An output file exists already and overwriting it was not asked for (``--force``)."""

@@ -159,3 +159,17 @@ def test_bad_requests_are_refused_before_starting() -> None:
 
 def test_reference_agrees_with_a_backend() -> None:
     assert reference(Instance(7)) == frozenset(create_backend("backtrack").solutions(Instance(7)))
+
+
+@pytest.mark.parametrize("backend", ["bitboard", "sat"])
+def test_fingerprints_merge_to_the_serial_one(backend: str) -> None:
+    from nqueens_cp.harness.fingerprint import fingerprint_of
+
+    serial = fingerprint_of(create_backend(backend).solutions(Instance(8)))
+    for depth in range(0, 4):
+        run = SplitRun(Instance(8), backend, enumerate=True, config=ParallelConfig(split_depth=depth))
+        assert run.fingerprint() == serial
+    unique = SplitRun(Instance(8), backend, enumerate=True, unique=True, config=ParallelConfig(split_depth=2))
+    assert unique.fingerprint() == fingerprint_of(create_backend(backend).solutions(Instance(8), unique=True))
+    with pytest.raises(NQueensError):
+        SplitRun(Instance(8), backend).fingerprint()

@@ -24,7 +24,7 @@ import time
 from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterator, Mapping, TextIO
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, TextIO
 
 from ..backends.registry import create_backend
 from ..errors import CheckpointError, NQueensError, SubProblemError
@@ -34,6 +34,9 @@ from .executors import EXECUTOR_NAMES, TaskExecutor, make_executor
 from .progress import ProgressBar
 from .split import SplitPlan, SubProblem, default_depth, expand, split_instance
 from .tasks import SubResult, SubTask
+
+if TYPE_CHECKING:
+    from ..harness.fingerprint import Fingerprint
 
 
 @dataclass(frozen=True)
@@ -313,3 +316,21 @@ class SplitRun:
             seen.append((solved.subproblem.index, solved.result.count))
             yield from solved.solutions
         self._finished_plan().total_count(seen, weighted=False)
+
+    def fingerprint(self) -> Fingerprint:
+        """The fingerprint of every solution (needs ``enumerate=True``), merged sub-problem by sub-problem.
+
+        Fingerprints add over disjoint collections (see :mod:`nqueens_cp.harness.fingerprint`), so
+        this equals the fingerprint of a serial enumeration, whatever the split and the order.
+        """
+        from ..harness.fingerprint import Fingerprint, fingerprint_of
+
+        if not self.enumerate:
+            raise NQueensError("fingerprint() needs a run made with enumerate=True")
+        total = Fingerprint()
+        seen: list[tuple[int, int]] = []
+        for solved in self.subproblem_results():
+            seen.append((solved.subproblem.index, solved.result.count))
+            total = total + fingerprint_of(solved.solutions)
+        self._finished_plan().total_count(seen, weighted=False)
+        return total
