@@ -1,0 +1,158 @@
+"""``cpsat``: OR-Tools CP-SAT, one integer variable per row and three AllDifferent constraints.
+
+``q[i]`` in ``[0, n)`` is the column of row ``i``. Columns differ: AllDifferent(q[i]); the up
+diagonals differ: AllDifferent(q[i] + i); the down diagonals differ: AllDifferent(q[i] - i).
+A pre-placed queen fixes its row's variable. All solutions come from CP-SAT's
+``enumerate_all_solutions`` through a callback that only records each board; the solver runs in
+a background thread so the solutions stream lazily to the caller.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Iterator
+
+from ..errors import SolverError
+from ..instance import Instance, Solution
+from .base import Backend, ModelSize, OptionSpec
+
+if TYPE_CHECKING:
+    from ortools.sat.python import cp_model
+
+#: Named parameter sets; ``plain`` is CP-SAT's defaults (OR-Tools' own sample configuration).
+STRATEGIES: dict[str, dict[str, Any]] = {
+    "plain": {},
+}
+
+
+@dataclass(frozen=True)
+class CpSatModel:
+    """A built CP-SAT model and its row variables (``queens[row]`` is the column of that row)."""
+
+    model: cp_model.CpModel
+    queens: tuple[cp_model.IntVar, ...]
+
+    def size(self) -> ModelSize:
+        proto = self.model.Proto()
+        return ModelSize(len(proto.variables), len(proto.constraints), "constraints")
+
+
+def build_cpsat_model(instance: Instance) -> CpSatModel:
+    """The canonical three-AllDifferent model of ``instance`` (built, not solved)."""
+    from ortools.sat.python import cp_model
+
+    n = instance.n
+    model = cp_model.CpModel()
+    queens = [model.new_int_var(0, n - 1, f"q{row}") for row in range(n)]
+    model.add_all_different(queens)
+    model.add_all_different([queens[row] + row for row in range(n)])
+    model.add_all_different([queens[row] - row for row in range(n)])
+    for row, col in instance.fixed:
+        model.add(queens[row] == col)
+    return CpSatModel(model, tuple(queens))
+
+
+_DONE = object()
+
+
+class CpSatBackend(Backend):
+    name = "cpsat"
+    summary = "OR-Tools CP-SAT: q[i] per row, AllDifferent on q[i], q[i]+i, q[i]-i"
+    requires = ("ortools",)
+    option_specs = (
+        OptionSpec("workers", int, 1, "CP-SAT search workers (enumeration itself always uses 1)", minimum=1),
+        OptionSpec("time_limit", float, None, "time limit in seconds (None: no limit)", minimum=0),
+        OptionSpec("strategy", str, "plain", "parameter set", choices=tuple(STRATEGIES)),
+    )
+
+    def model_size(self, instance: Instance) -> ModelSize:
+        self.ensure_available()
+        return build_cpsat_model(instance).size()
+
+    def _solver(self, *, enumerate_all: bool) -> cp_model.CpSolver:
+        from ortools.sat.python import cp_model
+
+        solver = cp_model.CpSolver()
+        params = solver.parameters
+        for key, value in STRATEGIES[self.options["strategy"]].items():
+            setattr(params, key, value)
+        if enumerate_all:
+            # CP-SAT enumerates exactly only with one worker; parallel enumeration splits the
+            # instance into sub-problems instead (see the scale-out commands).
+            params.enumerate_all_solutions = True
+            params.num_workers = 1
+        else:
+            params.num_workers = self.options["workers"]
+        if self.options["time_limit"] is not None:
+            params.max_time_in_seconds = self.options["time_limit"]
+        return solver
+
+    def _solutions(self, instance: Instance, limit: int | None) -> Iterator[Solution]:
+        if instance.n == 0:
+            yield ()
+            return
+        built = build_cpsat_model(instance)
+        if limit == 1:
+            yield from self._first(built)
+        else:
+            yield from self._enumerate(built)
+
+    def _first(self, built: CpSatModel) -> Iterator[Solution]:
+        from ortools.sat.python import cp_model
+
+        solver = self._solver(enumerate_all=False)
+        status = solver.solve(built.model)
+        if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            yield tuple(int(solver.value(q)) for q in built.queens)
+        elif status != cp_model.INFEASIBLE:
+            raise SolverError(f"cpsat stopped without an answer ({solver.status_name(status)})")
+
+    def _enumerate(self, built: CpSatModel) -> Iterator[Solution]:
+        from ortools.sat.python import cp_model
+
+        solver = self._solver(enumerate_all=True)
+        found: queue.Queue[object] = queue.Queue(maxsize=4096)
+        consumer_gone = threading.Event()
+        outcome: dict[str, Any] = {}
+
+        def hand_over(item: object) -> bool:
+            while not consumer_gone.is_set():
+                try:
+                    found.put(item, timeout=0.05)
+                    return True
+                except queue.Full:
+                    continue
+            return False
+
+        class Recorder(cp_model.CpSolverSolutionCallback):
+            """Records each board; asks the solver to stop once nobody reads them any more."""
+
+            def on_solution_callback(self) -> None:
+                if not hand_over(tuple(int(self.value(q)) for q in built.queens)):
+                    self.stop_search()
+
+        def search() -> None:
+            try:
+                outcome["status"] = solver.solve(built.model, Recorder())
+            except BaseException as error:  # handed to the consumer, re-raised there
+                outcome["error"] = error
+            hand_over(_DONE)
+
+        thread = threading.Thread(target=search, name="cpsat-search", daemon=True)
+        thread.start()
+        try:
+            while (item := found.get()) is not _DONE:
+                yield item  # type: ignore[misc]
+        finally:
+            consumer_gone.set()
+            thread.join()
+        if "error" in outcome:
+            raise SolverError(f"cpsat failed: {outcome['error']}") from outcome["error"]
+        status = outcome["status"]
+        if status not in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
+            raise SolverError(
+                f"cpsat stopped before enumerating every solution ({solver.status_name(status)}):"
+                " the time limit was reached"
+            )
