@@ -96,7 +96,7 @@ def report(title: str, rows: Sequence[Comparison], our_label: str, ref_label: st
     print(
         tabulate(
             table,
-            headers=["case", f"{our_label} median s", f"{ref_label} median s", "ratio ours/ref", "target", "met", "runs"],
+            headers=["case", f"{our_label} median s", f"{ref_label} median s", f"ratio {our_label}/{ref_label}", "target", "met", "runs"],
             tablefmt="github",
         )
     )

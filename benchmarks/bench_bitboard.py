@@ -21,6 +21,7 @@ import shutil
 import subprocess
 import sys
 import time
+from functools import partial
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -67,6 +68,14 @@ def run_cli(n: int) -> tuple[float, object]:
     return time.perf_counter() - start, int(output)
 
 
+def at_most_0_8(ratio: float) -> bool:
+    return ratio <= 0.8
+
+
+def no_target(ratio: float) -> bool:
+    return True
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--n", type=int, nargs="+", default=[16, 17])
@@ -79,20 +88,17 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     command_rows = []
     for n in args.n:
-        instance = Instance(n)
         ours, ref, our_count, ref_count = alternate(
-            lambda: timed(lambda: backend.count(instance)), lambda: run_c(n), args.repeat
+            partial(timed, partial(backend.count, Instance(n))), partial(run_c, n), args.repeat
         )
         if our_count != ref_count:
             raise SystemExit(f"n={n}: bitboard counted {our_count}, the C reference {ref_count}")
-        rows.append(Comparison(f"count n={n} ({our_count})", tuple(ours), tuple(ref), "<= 0.8", lambda r: r <= 0.8))
+        rows.append(Comparison(f"count n={n} ({our_count})", tuple(ours), tuple(ref), "<= 0.8", at_most_0_8))
         if not args.no_commands:
-            ours, ref, our_count, ref_count = alternate(lambda: run_cli(n), lambda: run_c_command(n), args.repeat)
+            ours, ref, our_count, ref_count = alternate(partial(run_cli, n), partial(run_c_command, n), args.repeat)
             if our_count != ref_count:
                 raise SystemExit(f"n={n}: nqueens-cp printed {our_count}, the C reference {ref_count}")
-            command_rows.append(
-                Comparison(f"whole command n={n}", tuple(ours), tuple(ref), "(info)", lambda r: True)
-            )
+            command_rows.append(Comparison(f"whole command n={n}", tuple(ours), tuple(ref), "(info)", no_target))
     ok = report("bitboard count vs Somers-style C (gcc -O2), counting time only", rows, "bitboard", "C")
     if command_rows:
         report("whole commands as subprocesses (wall time, with start-up)", command_rows, "nqueens-cp", "C")
