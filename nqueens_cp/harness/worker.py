@@ -155,6 +155,7 @@ def worker_main(connection: Any, job: WorkerJob) -> None:
     # Ctrl-C goes to the whole process group: the parent decides, the worker ignores it.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})  # blocked while forking
     try:
         message: tuple[str, Any] = ("ok", execute(job))
     except BaseException as error:
