@@ -11,7 +11,7 @@ from typing import Callable, Iterator
 
 import pytest
 
-from nqueens_cp import Instance
+from nqueens_cp import Instance, create_backend
 from nqueens_cp.harness.comparison import ComparisonRequest, run_comparison
 from nqueens_cp.harness.configs import parse_configurations
 from nqueens_cp.harness.results import FAIL, NOT_RUN, PASS, Check, ComparisonResults
@@ -199,6 +199,9 @@ class SignalWhenHanging:
 
 
 def test_ctrl_c_returns_what_was_done_marked_incomplete() -> None:
+    # An in-process CP-SAT solve leaves SIGINT at the C default (no KeyboardInterrupt, the process
+    # just dies): the comparison must re-arm Python's handler, or this test would kill pytest.
+    assert create_backend("cpsat").count(Instance(5)) == 10
     with SignalWhenHanging(signal.SIGINT) as interrupt:
         results = compare("bitboard,test-hangs", (4, 5, 6), timeout=30, on_progress=interrupt)
     assert not results.complete

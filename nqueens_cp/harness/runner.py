@@ -15,6 +15,7 @@ it must be importable (a module-level class, or registered as ``"module:Class"``
 from __future__ import annotations
 
 import multiprocessing
+import os
 import signal
 import sys
 import threading
@@ -109,7 +110,7 @@ class Runner:
 
         job = WorkerJob(config.backend_class(), config.options, self.task, instance, self.store_limit)
         receiver, sender = self._context.Pipe(duplex=False)
-        process = self._context.Process(target=worker_main, args=(sender, job), daemon=True)
+        process = self._context.Process(target=worker_main, args=(sender, job, os.getpid()), daemon=True)
         grace = 0.0  # how long the worker may take to exit by itself once we are done with it
         try:
             with _stop_signals_blocked():

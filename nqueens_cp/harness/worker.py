@@ -150,8 +150,25 @@ def describe_exception(error: BaseException) -> str:
     return text
 
 
-def worker_main(connection: Any, job: WorkerJob) -> None:
+def _die_with_parent(parent: int) -> None:
+    """On Linux, have the kernel kill this worker if the comparison process dies (even by SIGKILL)."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, int(signal.SIGKILL))  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):  # pragma: no cover - no prctl here
+        return
+    if os.getppid() != parent:  # the parent died before prctl took effect
+        os._exit(1)
+
+
+def worker_main(connection: Any, job: WorkerJob, parent: int | None = None) -> None:
     """Entry point of a worker process: run ``job``, send ``("ok", report)`` or ``("error", reason)``."""
+    if parent is not None:
+        _die_with_parent(parent)
     # Ctrl-C goes to the whole process group: the parent decides, the worker ignores it.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
