@@ -20,7 +20,10 @@ class SleepyBackend(BitboardBackend):
 
     name = "sleepy"
     summary = "bitboard after a sleep (tests only)"
-    option_specs = (OptionSpec("delay", float, 0.1, "seconds to sleep first", minimum=0),)
+    option_specs = (
+        *BitboardBackend.option_specs,
+        OptionSpec("delay", float, 0.1, "seconds to sleep first", minimum=0),
+    )
 
     def _solutions(self, instance: Instance, limit: int | None) -> Iterator[Solution]:
         time.sleep(self.options["delay"])
