@@ -24,6 +24,7 @@ BENCHMARKS: dict[str, tuple[list[str], list[str]]] = {
     "bitboard": ([], ["--n", "12", "--repeat", "1"]),
     "cpsat": ([], ["--n", "8", "--repeat", "1"]),
     "sat": ([], ["--n", "8", "--repeat", "1"]),
+    "parallel": ([], ["--n", "12", "--big", "0"]),
 }
 
 
