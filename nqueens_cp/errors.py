@@ -30,5 +30,25 @@ class SolverError(NQueensError, RuntimeError):
     """A solver failed or stopped before it could answer (for example a time limit was hit)."""
 
 
+class CheckpointError(NQueensError):
+    """A checkpoint file cannot be used: made for another run, unreadable, or not a checkpoint."""
+
+
+class SubProblemError(NQueensError, RuntimeError):
+    """A sub-problem of a split run kept failing after its retries; the run has no complete result."""
+
+
 class ModelFileError(NQueensError, ValueError):
     """A file to read back (a solver's answer for an exported model) is unreadable or malformed."""
+
+
+class ResultsFileError(NQueensError, ValueError):
+    """A saved results file cannot be read (not JSON, wrong schema version, missing fields)."""
+
+
+class OutputError(NQueensError, OSError):
+    """An output file or directory cannot be written."""
+
+
+class OutputExistsError(OutputError, FileExistsError):
+    """An output file exists already and overwriting it was not asked for (``--force``)."""

@@ -90,6 +90,9 @@ class CpSatBackend(Backend):
 
         solver = cp_model.CpSolver()
         params = solver.parameters
+        # CP-SAT installs its own SIGINT handler and leaves SIGINT at the C default afterwards, so
+        # Ctrl-C would kill the whole process instead of raising KeyboardInterrupt. Keep Python's.
+        params.catch_sigint_signal = False
         for key, value in STRATEGIES[self.options["strategy"]].items():
             if key != "decision_strategy":
                 setattr(params, key, getattr(cp_model, value) if isinstance(value, str) else value)
