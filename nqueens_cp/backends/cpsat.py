@@ -14,8 +14,9 @@ import threading
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Iterator
 
-from ..errors import SolverError
+from ..errors import NQueensError, SolverError
 from ..instance import Instance, Solution
+from ..symmetry_breaking import add_cpsat_lex_leader
 from .base import Backend, ModelSize, OptionSpec
 
 if TYPE_CHECKING:
@@ -39,8 +40,12 @@ class CpSatModel:
         return ModelSize(len(proto.variables), len(proto.constraints), "constraints")
 
 
-def build_cpsat_model(instance: Instance) -> CpSatModel:
-    """The canonical three-AllDifferent model of ``instance`` (built, not solved)."""
+def build_cpsat_model(instance: Instance, unique: bool = False) -> CpSatModel:
+    """The canonical three-AllDifferent model of ``instance`` (built, not solved).
+
+    With ``unique``, lex-leader constraints keep one solution per symmetry class (the
+    lexicographically smallest image); see :mod:`nqueens_cp.symmetry_breaking`.
+    """
     from ortools.sat.python import cp_model
 
     n = instance.n
@@ -51,6 +56,10 @@ def build_cpsat_model(instance: Instance) -> CpSatModel:
     model.add_all_different([queens[row] - row for row in range(n)])
     for row, col in instance.fixed:
         model.add(queens[row] == col)
+    if unique:
+        if instance.fixed:
+            raise NQueensError("unique (solutions up to symmetry) needs an instance with no pre-placed queens")
+        add_cpsat_lex_leader(model, queens)
     return CpSatModel(model, tuple(queens))
 
 
@@ -90,10 +99,16 @@ class CpSatBackend(Backend):
         return solver
 
     def _solutions(self, instance: Instance, limit: int | None) -> Iterator[Solution]:
+        return self._search(instance, limit, unique=False)
+
+    def _unique_solutions(self, instance: Instance, limit: int | None) -> Iterator[Solution]:
+        return self._search(instance, limit, unique=True)
+
+    def _search(self, instance: Instance, limit: int | None, *, unique: bool) -> Iterator[Solution]:
         if instance.n == 0:
             yield ()
             return
-        built = build_cpsat_model(instance)
+        built = build_cpsat_model(instance, unique=unique)
         if limit == 1:
             yield from self._first(built)
         else:
