@@ -78,7 +78,6 @@ def _search(
         return
     if not instance.fixed_are_consistent():
         return
-    order = middle_out(n)
     col_used = [False] * n
     up_used = [False] * (2 * n - 1)  # r + c
     down_used = [False] * (2 * n - 1)  # r - c + n - 1
@@ -95,10 +94,15 @@ def _search(
     if first_row_max is not None:
         size[0] = min(n, first_row_max + 1)
 
+    restricted = first_row_max is not None
+    row0_limit = n - 1 if first_row_max is None else first_row_max
+    full = (1 << n) - 1
+    # The same lines as bit masks, to list a row's free columns quickly: bit c of col_mask,
+    # bit r + c of up_mask, bit c - r + n - 1 of down_mask.
+    masks = [0, 0, 0]
+
     def allowed(r: int, c: int) -> bool:
-        return not (col_used[c] or up_used[r + c] or down_used[r - c + last]) and (
-            r != 0 or first_row_max is None or c <= first_row_max
-        )
+        return not (col_used[c] or up_used[r + c] or down_used[r - c + last]) and (r != 0 or c <= row0_limit)
 
     def take(r: int) -> None:
         i, j = where[r], len(free_rows) - 1
@@ -117,21 +121,20 @@ def _search(
         marking them (sign -1) or after un-marking them (sign +1). Returns -1 when no row is left.
         """
         best, best_size = n, n + 1
+        cu, uu, du, sz = col_used, up_used, down_used, size
         for r2 in free_rows:
             k = r2 - r if r2 > r else r - r2
-            lost = 0
-            up2 = r2 + c
-            dn2 = r2 - c + last
-            if not (up_used[up2] or down_used[dn2]) and (r2 != 0 or first_row_max is None or c <= first_row_max):
-                lost += 1
+            lost = 0 if uu[r2 + c] or du[r2 - c + last] else 1
             x = c + k
-            if x < n and allowed(r2, x):
+            if x < n and not (cu[x] or uu[r2 + x] or du[r2 - x + last]):
                 lost += 1
             x = c - k
-            if x >= 0 and allowed(r2, x):
+            if x >= 0 and not (cu[x] or uu[r2 + x] or du[r2 - x + last]):
                 lost += 1
-            s = size[r2] + sign * lost
-            size[r2] = s
+            if restricted and r2 == 0:
+                lost = sum(1 for x in {c, c + k, c - k} if 0 <= x <= row0_limit and allowed(0, x))
+            s = sz[r2] + sign * lost
+            sz[r2] = s
             if s < best_size or (s == best_size and rank[r2] < rank[best]):
                 best, best_size = r2, s
         return -1 if best == n else best
@@ -140,6 +143,9 @@ def _search(
         col_used[c] = value
         up_used[r + c] = value
         down_used[r - c + last] = value
+        masks[0] ^= 1 << c
+        masks[1] ^= 1 << (r + c)
+        masks[2] ^= 1 << (c - r + last)
 
     def place(r: int, c: int) -> int:
         nonlocal placements
@@ -160,7 +166,16 @@ def _search(
         give_back(r)
 
     def candidates(r: int) -> list[int]:
-        return [c for c in order if allowed(r, c)]
+        free = full & ~(masks[0] | (masks[1] >> r) | (masks[2] >> (last - r)))
+        if r == 0:
+            free &= (1 << (row0_limit + 1)) - 1
+        found = []
+        while free:
+            bit = free & -free
+            found.append(bit.bit_length() - 1)
+            free ^= bit
+        found.sort(key=lambda c: (abs(2 * c - last), c))
+        return found
 
     # Pre-placed queens are placed for good before the search starts.
     best = -1
