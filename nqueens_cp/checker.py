@@ -19,7 +19,7 @@ def solution_problems(instance: Instance, solution: Sequence[int]) -> list[str]:
     if not isinstance(solution, tuple):
         problems.append(f"not a tuple: {type(solution).__name__}")
     if len(solution) != n:
-        return problems + [f"has {len(solution)} entries, expected {n}"]
+        return [*problems, f"has {len(solution)} entries, expected {n}"]
     for row, col in enumerate(solution):
         if isinstance(col, bool) or not isinstance(col, int):
             problems.append(f"row {row}: column {col!r} is not an int")

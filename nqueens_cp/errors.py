@@ -28,3 +28,7 @@ class BackendUnavailableError(NQueensError, ImportError):
 
 class SolverError(NQueensError, RuntimeError):
     """A solver failed or stopped before it could answer (for example a time limit was hit)."""
+
+
+class ModelFileError(NQueensError, ValueError):
+    """A file to read back (a solver's answer for an exported model) is unreadable or malformed."""

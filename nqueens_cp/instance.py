@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import operator
 from dataclasses import dataclass, field
-from typing import Iterable, Mapping, TypeAlias, Union
+from typing import Iterable, Mapping, TypeAlias
 
 from .errors import InvalidInstanceError
 
@@ -12,7 +12,7 @@ from .errors import InvalidInstanceError
 Solution: TypeAlias = tuple[int, ...]
 
 #: Pre-placed queens as given by a caller: a mapping row -> column or (row, column) pairs.
-PlacementLike: TypeAlias = Union[Mapping[int, int], Iterable[tuple[int, int]]]
+PlacementLike: TypeAlias = Mapping[int, int] | Iterable[tuple[int, int]]
 
 
 def _as_int(value: object, what: str) -> int:

@@ -7,7 +7,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from itertools import islice
 from types import MappingProxyType
-from typing import Any, ClassVar, Iterator, Mapping
+from typing import Any, Callable, ClassVar, Iterator, Mapping
 
 from ..errors import BackendOptionError, BackendUnavailableError, NQueensError
 from ..instance import Instance, Solution
@@ -24,6 +24,8 @@ class OptionSpec:
     help: str
     choices: tuple[Any, ...] | None = None
     minimum: float | None = None
+    #: Maps an accepted spelling (an alias) to the canonical value before ``choices`` is checked.
+    normalize: Callable[[Any], Any] | None = None
 
     def coerce(self, value: object) -> Any:
         """``value`` converted to this option's type and checked, or a ``BackendOptionError``."""
@@ -43,6 +45,8 @@ class OptionSpec:
             raise BackendOptionError(
                 f"option {self.name}: {value!r} is not a {self.type.__name__}"
             ) from None
+        if self.normalize is not None:
+            converted = self.normalize(converted)
         if self.choices is not None and converted not in self.choices:
             allowed = ", ".join(map(str, self.choices))
             raise BackendOptionError(f"option {self.name}: unknown value {value!r} (choose from {allowed})")

@@ -43,7 +43,7 @@ def backend_class(name: str) -> type[Backend]:
         module_name, _, class_name = target.partition(":")
         target = getattr(importlib.import_module(module_name), class_name)
         _REGISTRY[name] = target
-    return target  # type: ignore[return-value]
+    return target
 
 
 def create_backend(name: str, **options: Any) -> Backend:

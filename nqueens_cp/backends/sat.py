@@ -11,8 +11,8 @@ come back with other auxiliary values.
 
 from __future__ import annotations
 
+import importlib.util
 from dataclasses import dataclass
-from types import MappingProxyType
 from typing import TYPE_CHECKING, Iterator, Sequence
 
 from ..errors import BackendOptionError, NQueensError
@@ -49,15 +49,19 @@ DEFAULT_SOLVER = "cadical195"
 
 def canonical_solver_name(name: str) -> str:
     """The PySAT solver called ``name`` (aliases such as ``g4`` or ``m22`` allowed), checked to enumerate."""
+    wanted = name.strip().lower()
+    if wanted in ENUMERATING_SOLVERS:
+        return wanted
+    if importlib.util.find_spec("pysat") is None:
+        return wanted  # the backend reports the missing package when it is used
     from pysat.solvers import SolverNames
 
-    wanted = name.strip().lower()
     for canonical, aliases in vars(SolverNames).items():
         if not canonical.startswith("_") and wanted in aliases:
             if canonical in REFUSED_SOLVERS:
                 raise BackendOptionError(f"solver {name!r} cannot enumerate: {REFUSED_SOLVERS[canonical]}")
             if canonical in ENUMERATING_SOLVERS:
-                return canonical
+                return str(canonical)
     raise BackendOptionError(
         f"unknown solver {name!r} (choose from {', '.join(ENUMERATING_SOLVERS)})"
     )
@@ -147,15 +151,11 @@ class SatBackend(Backend):
     requires = ("pysat",)
     option_specs = (
         OptionSpec("encoding", str, DEFAULT_ENCODING, "cardinality encoding", choices=ENCODINGS),
-        OptionSpec("solver", str, DEFAULT_SOLVER, "PySAT solver (must accept clauses after solving)"),
+        OptionSpec(
+            "solver", str, DEFAULT_SOLVER, "PySAT solver (must accept clauses after solving; aliases allowed)",
+            choices=ENUMERATING_SOLVERS, normalize=lambda name: canonical_solver_name(name),
+        ),
     )
-
-    def __init__(self, **options: object) -> None:
-        super().__init__(**options)
-        if self.missing_packages():
-            return
-        solver = canonical_solver_name(self.options["solver"])
-        self.options = MappingProxyType({**self.options, "solver": solver})
 
     def model_size(self, instance: Instance) -> ModelSize:
         self.ensure_available()

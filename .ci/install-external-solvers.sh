@@ -1,0 +1,11 @@
+#!/bin/sh
+# Installs the external solvers the `external` tests hand the exported models to (Debian 12 packages):
+#   cadical, minisat     SAT solver binaries (DIMACS CNF)
+#   minizinc, flatzinc   MiniZinc, and the Gecode FlatZinc solver with its MiniZinc solver configuration
+#                        (flatzinc provides fzn-gecode and /usr/share/minizinc/solvers/gecode.msc)
+#   minisat+             pseudo-Boolean solver (OPB)
+# Needs root. The tests skip when a tool is missing, except under CI=true, where a missing tool fails.
+set -eu
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends cadical minisat minizinc flatzinc minisat+
+minizinc --solvers | grep -q org.gecode.gecode

@@ -1,0 +1,67 @@
+"""``nqueens-cp decode``: a SAT solver's answer for an exported CNF, as a board checked by the validity checker."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from ..checker import solution_problems
+from ..errors import ModelFileError
+from ..instance import Instance
+from .common import board_size, check_placements, placement
+
+
+def add_parser(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "decode",
+        help="read a SAT solver's model of an exported CNF and print the board, checked",
+        description="Read a solver's answer for a model written by `nqueens-cp export N --format dimacs` "
+        "(or opb): `s`/`v` lines, MiniSat's result file (SAT then literals), or a bare list of literals. "
+        "Prints the board and checks it with the independent checker. Exit status: 0 valid, 1 invalid "
+        "or unsatisfiable, 2 unreadable.",
+    )
+    parser.add_argument("n", type=board_size, metavar="N", help="board size the CNF was exported for")
+    parser.add_argument("file", metavar="FILE", help="the solver's output ('-' for stdin)")
+    parser.add_argument(
+        "--fix", type=placement, action="append", metavar="R:C",
+        help="a pre-placed queen the CNF was exported with (checked on the board)",
+    )
+    parser.set_defaults(run=run)
+
+
+def _read(path: str) -> str:
+    if path == "-":
+        return sys.stdin.read()
+    try:
+        with open(path, encoding="utf-8", errors="strict") as handle:
+            return handle.read()
+    except OSError as error:
+        raise ModelFileError(f"cannot read {path}: {error.strerror or error}") from None
+    except UnicodeDecodeError:
+        raise ModelFileError(f"cannot read {path}: not a text file") from None
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..export.decode import board_from_literals, parse_solver_output
+
+    instance = Instance(args.n, check_placements(args.n, args.fix))
+    source = "stdin" if args.file == "-" else args.file
+    answer = parse_solver_output(_read(args.file), source)
+    if answer.status == "UNSATISFIABLE":
+        print(f"UNSATISFIABLE: the solver found no board for {instance}")
+        return 1
+    if not answer.literals:
+        raise ModelFileError(f"{source}: status {answer.status} but no model")
+    board = board_from_literals(instance, answer.literals)
+    problems = list(board.problems)
+    if board.solution is not None:
+        print(" ".join(map(str, board.solution)))
+        problems = solution_problems(instance, board.solution)
+    print(board.draw())
+    if problems:
+        for problem in problems:
+            sys.stderr.write(f"invalid: {problem}\n")
+        return 1
+    print(f"valid solution of {instance}")
+    return 0

@@ -1,0 +1,126 @@
+"""Reading a SAT (or pseudo-Boolean) solver's answer for an exported model back into a board.
+
+Accepted, in any mix (comment lines ``c ...`` and ``* ...`` are skipped):
+
+* SAT-competition output: ``s SATISFIABLE`` / ``s UNSATISFIABLE`` and ``v`` lines of literals;
+* MiniSat's result file: ``SAT`` (or ``UNSAT``) then a line of literals ending in ``0``;
+* a bare DIMACS model: lines of signed literals, optionally ending in ``0``;
+* literals written ``x12`` / ``-x12``, as pseudo-Boolean solvers such as minisat+ print them.
+
+Only the square variables ``1..n²`` matter (square ``(r, c)`` is ``r*n + c + 1`` in every export);
+auxiliary variables are ignored.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..errors import ModelFileError
+from ..instance import Instance, Solution
+
+__all__ = ["Board", "SolverAnswer", "board_from_literals", "parse_solver_output"]
+
+_STATUS = {
+    "SAT": "SATISFIABLE",
+    "SATISFIABLE": "SATISFIABLE",
+    "UNSAT": "UNSATISFIABLE",
+    "UNSATISFIABLE": "UNSATISFIABLE",
+    "UNKNOWN": "UNKNOWN",
+    "INDETERMINATE": "UNKNOWN",
+    "INDET": "UNKNOWN",
+}
+_LITERAL = re.compile(r"^(-?)x?(\d+)$")
+
+
+@dataclass(frozen=True)
+class SolverAnswer:
+    """What a solver said: its status (``SATISFIABLE``, ``UNSATISFIABLE``, ``UNKNOWN`` or ``None`` if it
+    printed none) and the literals of its model, in the order given."""
+
+    status: str | None
+    literals: tuple[int, ...]
+
+
+def _literals(tokens: list[str], where: str) -> list[int]:
+    found: list[int] = []
+    for token in tokens:
+        match = _LITERAL.match(token)
+        if match is None:
+            raise ModelFileError(f"{where}: {token!r} is not a literal")
+        value = int(match.group(2))
+        if value:
+            found.append(-value if match.group(1) else value)
+    return found
+
+
+def parse_solver_output(text: str, source: str = "solver output") -> SolverAnswer:
+    """The status and model in ``text``; ``ModelFileError`` if it is not a solver's answer."""
+    status: str | None = None
+    literals: list[int] = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line or line[0] in "c*%#":
+            continue
+        where = f"{source}, line {number}"
+        first, *rest = line.split()
+        if first == "s":
+            if len(rest) != 1 or rest[0].upper() not in _STATUS:
+                raise ModelFileError(f"{where}: unknown status line {line!r}")
+            status = _STATUS[rest[0].upper()]
+        elif line.upper() in _STATUS:
+            status = _STATUS[line.upper()]
+        elif first == "v":
+            literals += _literals(rest, where)
+        else:
+            literals += _literals(line.split(), where)
+    if status is None and not literals:
+        raise ModelFileError(f"{source}: no solver status and no model found")
+    seen: dict[int, int] = {}
+    for lit in literals:
+        if seen.get(abs(lit), lit) != lit:
+            raise ModelFileError(f"{source}: variable {abs(lit)} is given both true and false")
+        seen[abs(lit)] = lit
+    if status == "UNSATISFIABLE" and literals:
+        raise ModelFileError(f"{source}: says UNSATISFIABLE but also gives a model")
+    return SolverAnswer(status, tuple(literals))
+
+
+@dataclass(frozen=True)
+class Board:
+    """The queens a model places, read row by row.
+
+    ``solution`` is the board as a :data:`~nqueens_cp.instance.Solution` when every row holds
+    exactly one queen (validity is then for the checker to judge), else ``None``; ``problems``
+    lists the rows that do not.
+    """
+
+    n: int
+    queens: tuple[tuple[int, int], ...]
+    solution: Solution | None
+    problems: tuple[str, ...]
+
+    def draw(self) -> str:
+        """The board as rows of ``Q`` and ``.``."""
+        placed = set(self.queens)
+        return "\n".join(
+            " ".join("Q" if (r, c) in placed else "." for c in range(self.n)) for r in range(self.n)
+        )
+
+
+def board_from_literals(instance: Instance, literals: tuple[int, ...] | list[int]) -> Board:
+    """The board the true square variables of ``literals`` place on ``instance``'s n x n board."""
+    n = instance.n
+    queens = sorted(divmod(lit - 1, n) for lit in set(literals) if 0 < lit <= n * n)
+    by_row: dict[int, list[int]] = {}
+    for r, c in queens:
+        by_row.setdefault(r, []).append(c)
+    problems: list[str] = []
+    for r in range(n):
+        cols = by_row.get(r, [])
+        if not cols:
+            problems.append(f"row {r} has no queen")
+        elif len(cols) > 1:
+            problems.append(f"row {r} has {len(cols)} queens (columns {', '.join(map(str, cols))})")
+    solution = None if problems else tuple(by_row[r][0] for r in range(n))
+    return Board(n, tuple(queens), solution, tuple(problems))

@@ -1,0 +1,188 @@
+"""`nqueens-cp export` and `nqueens-cp decode` in real subprocesses, and the solver-output reader."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from nqueens_cp.errors import ModelFileError
+from nqueens_cp.export.decode import board_from_literals, parse_solver_output
+from nqueens_cp.export.writers import export_model
+from nqueens_cp.instance import Instance
+
+REPO = Path(__file__).resolve().parents[1]
+SOLUTION_8 = (0, 4, 7, 5, 2, 6, 1, 3)
+
+
+@dataclass(frozen=True)
+class Run:
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+def cli(*args: str, stdin: str | None = None, cwd: Path = REPO) -> Run:
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    done = subprocess.run([sys.executable, "-m", "nqueens_cp", *args], input=stdin, capture_output=True,
+                          text=True, timeout=120, env=env, cwd=cwd)
+    return Run(done.returncode, done.stdout, done.stderr)
+
+
+def literals_of(solution: tuple[int, ...]) -> list[int]:
+    n = len(solution)
+    return [(r * n + c + 1) * (1 if solution[r] == c else -1) for r in range(n) for c in range(n)]
+
+
+def test_parse_competition_output_with_several_v_lines() -> None:
+    lits = literals_of(SOLUTION_8)
+    text = "c cadical\ns SATISFIABLE\n" + "v " + " ".join(map(str, lits[:30])) + "\n"
+    text += "v " + " ".join(map(str, [*lits[30:], 65, -66])) + " 0\n"
+    answer = parse_solver_output(text)
+    assert answer.status == "SATISFIABLE"
+    assert answer.literals == (*lits, 65, -66)
+    assert board_from_literals(Instance(8), answer.literals).solution == SOLUTION_8
+
+
+def test_parse_minisat_result_file_and_bare_model_and_pb_literals() -> None:
+    lits = literals_of(SOLUTION_8)
+    minisat = "SAT\n" + " ".join(map(str, lits)) + " 0"
+    assert parse_solver_output(minisat).literals == parse_solver_output(" ".join(map(str, lits))).literals
+    assert parse_solver_output(minisat).status == "SATISFIABLE"
+    assert parse_solver_output(" ".join(map(str, lits))).status is None
+    pb = "s SATISFIABLE\nv " + " ".join(f"-x{-v}" if v < 0 else f"x{v}" for v in lits) + "\n"
+    assert parse_solver_output(pb).literals == tuple(lits)
+    assert parse_solver_output("UNSAT\n").status == "UNSATISFIABLE"
+    assert parse_solver_output("s UNSATISFIABLE\n").literals == ()
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("", "no solver status and no model"),
+        ("c only a comment\n", "no solver status and no model"),
+        ("s SATISFIABLE\nv 1 two 0\n", "'two' is not a literal"),
+        ("s MAYBE\n", "unknown status"),
+        ("1 -2 3 -1 0\n", "variable 1 is given both true and false"),
+        ("s UNSATISFIABLE\nv 1 0\n", "UNSATISFIABLE but also gives a model"),
+        ("p cnf 3 2\n1 2 0\n", "is not a literal"),
+    ],
+)
+def test_parse_rejects_what_is_not_a_solver_answer(text: str, message: str) -> None:
+    with pytest.raises(ModelFileError, match=message):
+        parse_solver_output(text)
+
+
+def test_board_reports_rows_without_or_with_several_queens() -> None:
+    board = board_from_literals(Instance(4), [2, 3, 8, 13])
+    assert board.solution is None
+    assert board.problems == ("row 0 has 2 queens (columns 1, 2)", "row 2 has no queen")
+    assert board.draw().splitlines()[0] == ". Q Q ."
+
+
+def test_export_stdout_equals_output_file(tmp_path: Path) -> None:
+    out = tmp_path / "q.cnf"
+    to_file = cli("export", "6", "--format", "dimacs", "--encoding", "ladder", "--fix", "0:1", "-o", str(out))
+    assert to_file.returncode == 0 and to_file.stdout == "" and to_file.stderr == ""
+    to_stdout = cli("export", "6", "--format", "dimacs", "--encoding", "ladder", "--fix", "0:1")
+    assert to_stdout.returncode == 0
+    assert out.read_text() == to_stdout.stdout == export_model(Instance(6, [(0, 1)]), "dimacs", "ladder")
+
+
+@pytest.mark.parametrize("fmt", ["cpsat", "minizinc", "opb"])
+def test_export_other_formats(fmt: str) -> None:
+    run = cli("export", "5", "--format", fmt)
+    assert run.returncode == 0
+    assert run.stdout == export_model(Instance(5), fmt)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["export", "4", "--format", "opb", "--encoding", "pairwise"], "--encoding applies to --format dimacs only"),
+        (["export", "4", "--format", "dimacs", "--fix", "4:0"], "--fix 4:0 is off the 4x4 board"),
+        (["export", "4", "--format", "xml"], "invalid choice: 'xml'"),
+        (["export", "4", "--format", "dimacs", "--encoding", "native"], "invalid choice: 'native'"),
+        (["export", "4"], "the following arguments are required: --format"),
+        (["export", "4", "--format", "opb", "-o", "/nonexistent-dir/q.opb"], "cannot write /nonexistent-dir/q.opb"),
+    ],
+)
+def test_export_bad_input_is_one_line_exit_2(args: list[str], message: str) -> None:
+    run = cli(*args)
+    assert run.returncode == 2
+    assert run.stderr.count("\n") == 1 and run.stderr.startswith("nqueens-cp: error: ")
+    assert message in run.stderr
+    assert "Traceback" not in run.stderr
+
+
+def test_decode_valid_model(tmp_path: Path) -> None:
+    answer = tmp_path / "answer.txt"
+    answer.write_text("s SATISFIABLE\nv " + " ".join(map(str, literals_of(SOLUTION_8))) + " 0\n")
+    run = cli("decode", "8", str(answer))
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert lines[0] == "0 4 7 5 2 6 1 3"
+    assert lines[1] == "Q . . . . . . ."
+    assert lines[-1] == "valid solution of n=8"
+
+
+def test_decode_from_stdin_with_fixed_queen() -> None:
+    run = cli("decode", "8", "-", "--fix", "1:4", stdin="SAT\n" + " ".join(map(str, literals_of(SOLUTION_8))))
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.splitlines()[-1] == "valid solution of n=8 fixed=1:4"
+
+
+def test_decode_invalid_board_exits_1_with_the_problems(tmp_path: Path) -> None:
+    attacked = (0, 1, 2, 3, 4, 5, 6, 7)
+    answer = tmp_path / "answer.txt"
+    answer.write_text(" ".join(map(str, literals_of(attacked))) + " 0\n")
+    run = cli("decode", "8", str(answer))
+    assert run.returncode == 1
+    assert "invalid: rows 0 and 1 share a diagonal" in run.stderr
+    wrong_fix = cli("decode", "8", "-", "--fix", "0:3", stdin=" ".join(map(str, literals_of(SOLUTION_8))))
+    assert wrong_fix.returncode == 1
+    assert "invalid: row 0: pre-placed queen at column 3, solution has 0" in wrong_fix.stderr
+    missing = cli("decode", "4", "-", stdin="s SATISFIABLE\nv 2 8 9 0\n")
+    assert missing.returncode == 1
+    assert "invalid: row 3 has no queen" in missing.stderr
+
+
+def test_decode_unsatisfiable_exits_1() -> None:
+    run = cli("decode", "3", "-", stdin="s UNSATISFIABLE\n")
+    assert run.returncode == 1
+    assert run.stdout == "UNSATISFIABLE: the solver found no board for n=3\n"
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [(None, "cannot read"), ("garbage here\n", "is not a literal"), ("s SATISFIABLE\n", "no model"),
+     ("", "no solver status and no model")],
+)
+def test_decode_unreadable_is_one_line_exit_2(tmp_path: Path, content: str | None, message: str) -> None:
+    path = tmp_path / "answer.txt"
+    if content is not None:
+        path.write_text(content)
+    run = cli("decode", "8", str(path))
+    assert run.returncode == 2
+    assert run.stderr.count("\n") == 1 and run.stderr.startswith("nqueens-cp: error: ")
+    assert message in run.stderr
+
+
+def test_decode_binary_file_is_unreadable(tmp_path: Path) -> None:
+    path = tmp_path / "answer.bin"
+    path.write_bytes(b"\xff\xfe\x00\x01")
+    run = cli("decode", "8", str(path))
+    assert run.returncode == 2
+    assert "not a text file" in run.stderr
+
+
+def test_help_imports_no_solver_package() -> None:
+    code = ("import sys; from nqueens_cp.cli import build_parser; build_parser(); "
+            "print(sorted(m for m in ('ortools', 'pysat') if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO,
+                          env={**os.environ, "PYTHONPATH": str(REPO)}, timeout=60)
+    assert done.stdout.strip() == "[]"
