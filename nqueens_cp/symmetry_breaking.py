@@ -85,7 +85,7 @@ def lex_leq(
     if len(xs) != len(ys):
         raise ValueError("lex_leq needs vectors of equal length")
     same: cp_model.IntVar | None = None  # None: the empty prefix, always equal
-    for k, (x, y) in enumerate(zip(xs, ys)):
+    for k, (x, y) in enumerate(zip(xs, ys, strict=True)):
         le = model.add(x <= y)
         if same is not None:
             le.only_enforce_if(same)

@@ -46,7 +46,7 @@ def test_every_class_keeps_its_canonical_member() -> None:
 
 def test_symmetry_table_matches_the_transforms() -> None:
     for sol in _all_solutions(8):
-        for sym, transform in zip(SYMMETRIES, TRANSFORMS[1:]):
+        for sym, transform in zip(SYMMETRIES, TRANSFORMS[1:], strict=True):
             image = transform(sol)
             assert sym.apply(sol) == image, sym.name
             for i in range(8):

@@ -14,7 +14,7 @@ import threading
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Iterator
 
-from ..errors import NQueensError, SolverError
+from ..errors import BackendOptionError, NQueensError, SolverError
 from ..instance import Instance, Solution
 from ..symmetry_breaking import add_cpsat_lex_leader
 from .base import Backend, ModelSize, OptionSpec
@@ -25,6 +25,8 @@ if TYPE_CHECKING:
 #: Named parameter sets; ``plain`` is CP-SAT's defaults (OR-Tools' own sample configuration).
 STRATEGIES: dict[str, dict[str, Any]] = {
     "plain": {},
+    # first solutions on large boards, with model=boolean: CP-SAT's local search only (cannot enumerate)
+    "localsearch": {"use_ls_only": True, "cp_model_presolve": False},
 }
 
 
@@ -74,11 +76,22 @@ class CpSatBackend(Backend):
         OptionSpec("workers", int, 1, "CP-SAT search workers (enumeration itself always uses 1)", minimum=1),
         OptionSpec("time_limit", float, None, "time limit in seconds (None: no limit)", minimum=0),
         OptionSpec("strategy", str, "plain", "parameter set", choices=tuple(STRATEGIES)),
+        OptionSpec(
+            "model", str, "alldiff", "alldiff: q[i] per row, 3 AllDifferent; boolean: one 0-1 variable per "
+            "square (for large n, with strategy=localsearch)", choices=("alldiff", "boolean"),
+        ),
     )
+
+    def _build(self, instance: Instance, unique: bool = False) -> CpSatModel:
+        if self.options["model"] == "boolean":
+            from ..cpsat_boolean import build_cpsat_boolean_model
+
+            return build_cpsat_boolean_model(instance, unique=unique)
+        return build_cpsat_model(instance, unique=unique)
 
     def model_size(self, instance: Instance) -> ModelSize:
         self.ensure_available()
-        return build_cpsat_model(instance).size()
+        return self._build(instance).size()
 
     def _solver(self, *, enumerate_all: bool) -> cp_model.CpSolver:
         from ortools.sat.python import cp_model
@@ -108,7 +121,9 @@ class CpSatBackend(Backend):
         if instance.n == 0:
             yield ()
             return
-        built = build_cpsat_model(instance, unique=unique)
+        if limit != 1 and self.options["strategy"] == "localsearch":
+            raise BackendOptionError("strategy localsearch finds one solution only: it cannot enumerate")
+        built = self._build(instance, unique=unique)
         if limit == 1:
             yield from self._first(built)
         else:
