@@ -32,3 +32,15 @@ class SolverError(NQueensError, RuntimeError):
 
 class ModelFileError(NQueensError, ValueError):
     """A file to read back (a solver's answer for an exported model) is unreadable or malformed."""
+
+
+class ResultsFileError(NQueensError, ValueError):
+    """A saved results file cannot be read (not JSON, wrong schema version, missing fields)."""
+
+
+class OutputError(NQueensError, OSError):
+    """An output file or directory cannot be written."""
+
+
+class OutputExistsError(OutputError, FileExistsError):
+    """An output file exists already and overwriting it was not asked for (``--force``)."""

@@ -14,7 +14,7 @@ from typing import NoReturn, Sequence
 from ..errors import NQueensError
 
 #: Sub-command modules under ``nqueens_cp.cli``; each defines ``add_parser(subparsers)`` and ``run(args)``.
-COMMANDS: tuple[str, ...] = ("solve", "backends", "export", "decode")
+COMMANDS: tuple[str, ...] = ("solve", "backends", "export", "decode", "compare", "report")
 
 PROG = "nqueens-cp"
 

@@ -1,0 +1,190 @@
+"""``nqueens-cp compare``: run configurations side by side, cross-validate them, write the report.
+
+Exit status: 0 when every check that ran passed, 1 when a check failed (a wrong count, an
+invalid or repeated solution, sets that differ, a run that crashed), 2 for bad input (nothing
+runs), 130 when interrupted (the results so far are written, marked incomplete).
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import sys
+from typing import Any, Sequence
+
+#: The default comparison (every backend, the sat encodings side by side): about a minute on 2 cores.
+DEFAULT_NS = "4-11"
+DEFAULT_REPEAT = 3
+DEFAULT_TIMEOUT = 60.0
+DEFAULT_STORE_LIMIT = 100_000
+DEFAULT_OUT = "nqueens-report"
+
+
+def board_sizes(text: str) -> tuple[int, ...]:
+    """argparse type for ``--n``: ``4-12``, ``4,6,8`` or a mix such as ``4-8,10``."""
+    sizes: set[int] = set()
+    for part in text.split(","):
+        low, sep, high = part.strip().partition("-")
+        try:
+            first = int(low)
+            last = int(high) if sep else first
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"--n takes sizes like 4-12 or 4,6,8, got {text!r}") from None
+        if first < 0 or last < first:
+            raise argparse.ArgumentTypeError(f"--n: {part.strip()!r} is not a range of sizes >= 0")
+        sizes.update(range(first, last + 1))
+    return tuple(sorted(sizes))
+
+
+def positive_int(text: str) -> int:
+    """argparse type: an integer >= 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {value}")
+    return value
+
+
+def positive_float(text: str) -> float:
+    """argparse type: a number of seconds > 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds > 0, got {text!r}")
+    return value
+
+
+def compress_sizes(ns: Sequence[int]) -> str:
+    """``(4, 5, 6, 8)`` -> ``"4-6,8"``."""
+    parts: list[str] = []
+    ordered = sorted(ns)
+    start = previous = ordered[0]
+    for n in [*ordered[1:], None]:
+        if n is not None and n == previous + 1:
+            previous = n
+            continue
+        parts.append(str(start) if start == previous else f"{start}-{previous}")
+        if n is not None:
+            start = previous = n
+    return ",".join(parts)
+
+
+def add_parser(subparsers: Any) -> None:
+    from ..reports.render import FORMATS
+
+    parser = subparsers.add_parser(
+        "compare",
+        help="run backends side by side, cross-validate their solution sets, report runtimes",
+        description=(
+            "Run every configuration on every board size in its own worker process, check every solution, "
+            "compare the solution sets exactly (or by fingerprint beyond --store-limit), and write a report "
+            "(report.<ext>, results.json, results.csv, runtime.png) to --out. With no options: every backend, "
+            f"n = {DEFAULT_NS}, {DEFAULT_REPEAT} repetitions (about a minute on 2 cores). Exit status: 0 all "
+            "checks passed, 1 a check failed, 2 bad input, 130 interrupted."
+        ),
+    )
+    parser.add_argument("--n", type=board_sizes, default=board_sizes(DEFAULT_NS), metavar="SIZES",
+                        help=f"board sizes: 4-12, 4,6,8 or 4-8,10 (default {DEFAULT_NS})")
+    parser.add_argument("--backends", metavar="LIST",
+                        help="comma-separated configurations, NAME[:KEY=VALUE...], e.g. "
+                        "backtrack,cpsat,sat:encoding=pairwise (default: every backend, the sat encodings "
+                        "pairwise, seqcounter and totalizer side by side)")
+    parser.add_argument("--repeat", type=positive_int, default=DEFAULT_REPEAT, metavar="R",
+                        help=f"repetitions of each run (default {DEFAULT_REPEAT})")
+    parser.add_argument("--timeout", type=positive_float, default=DEFAULT_TIMEOUT, metavar="S",
+                        help=f"seconds each run may take before it is killed (default {DEFAULT_TIMEOUT:g})")
+    parser.add_argument("--out", default=DEFAULT_OUT, metavar="DIR",
+                        help=f"directory for the report and data (default {DEFAULT_OUT})")
+    parser.add_argument("--format", choices=FORMATS, default="github", help="report format (default github)")
+    parser.add_argument("--baseline", metavar="CONFIG",
+                        help="configuration the speedups are relative to (default: the first)")
+    parser.add_argument("--store-limit", type=positive_int, default=DEFAULT_STORE_LIMIT, metavar="K",
+                        help="solutions kept per run for the exact set comparison; beyond K, sets are compared "
+                        f"by fingerprint (default {DEFAULT_STORE_LIMIT:,})")
+    parser.add_argument("--force", action="store_true", help="overwrite an existing report in --out")
+    parser.add_argument("--task", choices=("all", "first"), default="all",
+                        help="what each run asks for: every solution (default) or the first one")
+    parser.add_argument("--unique", action="store_true",
+                        help="with --task all: one solution per symmetry class (counts checked against A002562)")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..errors import OutputError
+    from ..harness.comparison import ComparisonRequest, run_comparison
+    from ..harness.configs import (
+        default_configuration_texts,
+        parse_configuration,
+        parse_configurations,
+        split_list,
+    )
+    from ..harness.results import ComparisonResults
+    from ..harness.runner import RunRequest
+    from ..harness.tasks import make_task
+    from ..reports.files import OutputFiles
+    from .progress import ProgressBar
+
+    if args.unique and args.task != "all":
+        from . import UsageError
+
+        raise UsageError("--unique applies to --task all only")
+    task = make_task(args.task, unique=True) if args.unique else make_task(args.task)
+    texts = split_list(args.backends) if args.backends is not None else default_configuration_texts()
+    configurations = parse_configurations(texts)
+    labels = [c.label for c in configurations]
+    baseline = labels[0]
+    if args.baseline is not None:
+        baseline = parse_configuration(args.baseline).label
+        if baseline not in labels:
+            from . import UsageError
+
+            raise UsageError(f"--baseline {args.baseline!r} is not one of the configurations ({', '.join(labels)})")
+    outputs = OutputFiles.in_directory(args.out, args.format)
+    if not args.force:
+        outputs.refuse_to_overwrite()
+    outputs.prepare()
+
+    command = shlex.join([
+        "nqueens-cp", "compare", "--n", compress_sizes(args.n), "--backends", ",".join(labels),
+        "--repeat", str(args.repeat), "--timeout", f"{args.timeout:g}", "--store-limit", str(args.store_limit),
+        "--baseline", baseline, "--format", args.format, "--out", args.out, "--force",
+        *(["--task", args.task] if args.task != "all" else []), *(["--unique"] if args.unique else []),
+    ])
+    request = ComparisonRequest(
+        task=task, configurations=configurations, ns=args.n, repeat=args.repeat,
+        timeout=args.timeout, store_limit=args.store_limit, baseline=baseline, command=command,
+    )
+    bar = ProgressBar(sys.stderr)
+
+    def progress(done: int, total: int, run: RunRequest) -> None:
+        bar.update(done, total, f"n={run.instance.n} {run.config.label} rep {run.repetition + 1}")
+
+    def checkpoint(partial: ComparisonResults) -> None:
+        try:
+            outputs.write_data(partial)
+        except OSError as error:  # a checkpoint is a convenience: say so and go on
+            sys.stderr.write(f"nqueens-cp: warning: checkpoint not written: {error}\n")
+
+    try:
+        results = run_comparison(request, on_progress=progress, on_checkpoint=checkpoint)
+    finally:
+        bar.close()
+    try:
+        text = outputs.write_all(results, args.format)
+    except OSError as error:
+        raise OutputError(f"cannot write the report to {outputs.directory}: {error}") from None
+    sys.stdout.write(text)
+    sys.stdout.flush()
+    written = ", ".join(str(p) for p in outputs.all() if p.exists())
+    sys.stderr.write(f"nqueens-cp: wrote {written}\n")
+    if not results.complete:
+        sys.stderr.write(f"nqueens-cp: {results.interruption}: the report is incomplete\n")
+        return 130
+    if results.failures:
+        sys.stderr.write(f"nqueens-cp: {len(results.failures)} check(s) failed: see the Failures section\n")
+        return 1
+    return 0

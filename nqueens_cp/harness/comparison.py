@@ -1,0 +1,127 @@
+"""A whole comparison: plan the runs, make them, validate each board size, record everything.
+
+Board sizes are done in increasing order; as soon as every run of one size is in, its solution
+sets are compared and dropped, so memory holds the stored solutions of one size at a time.
+After each size the caller may save a checkpoint (results marked incomplete). Ctrl-C (SIGINT)
+or SIGTERM (``timeout`` of the whole command) stops the comparison: the current worker is
+killed and the results so far come back, marked incomplete, with a check saying how many runs
+were never made.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+from contextlib import contextmanager
+from dataclasses import dataclass
+from types import FrameType
+from typing import Callable, Iterator
+
+from .configs import Configuration
+from .environment import collect_environment, now_iso
+from .results import NOT_RUN, Check, ComparisonResults, RunRecord, Settings
+from .runner import Runner, RunRequest, RunResult, plan, run_plan
+from .tasks import Task
+from .validation import validate
+
+
+@dataclass(frozen=True)
+class ComparisonRequest:
+    """What to compare, and how."""
+
+    task: Task
+    configurations: tuple[Configuration, ...]
+    ns: tuple[int, ...]
+    repeat: int
+    timeout: float
+    store_limit: int
+    baseline: str | None
+    command: str
+    start_method: str | None = None
+
+
+#: Called before each run with (runs done so far, runs planned, the run about to start).
+ProgressCallback = Callable[[int, int, RunRequest], None]
+#: Called after each board size with the results so far (marked incomplete).
+CheckpointCallback = Callable[[ComparisonResults], None]
+
+
+class _Stop(KeyboardInterrupt):
+    """Raised by the SIGTERM handler so that a terminated comparison unwinds like Ctrl-C."""
+
+
+@contextmanager
+def _sigterm_stops() -> Iterator[None]:
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def handler(signum: int, frame: FrameType | None) -> None:
+        raise _Stop("terminated (SIGTERM)")
+
+    previous = signal.signal(signal.SIGTERM, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def run_comparison(
+    request: ComparisonRequest,
+    *,
+    on_progress: ProgressCallback | None = None,
+    on_checkpoint: CheckpointCallback | None = None,
+) -> ComparisonResults:
+    """Make every run of ``request``, validate them, and return the results (complete or not)."""
+    runner = Runner(request.task, timeout=request.timeout, store_limit=request.store_limit,
+                    start_method=request.start_method)
+    requests = plan(request.task, request.configurations, request.ns, request.repeat)
+    settings = Settings(
+        ns=tuple(sorted(set(request.ns))), repeat=request.repeat, timeout=request.timeout,
+        store_limit=request.store_limit, baseline=request.baseline, start_method=runner.start_method,
+        command=request.command,
+    )
+    environment = collect_environment()
+    started_at = now_iso()
+    records: list[RunRecord] = []
+    checks: list[Check] = []
+    pending: list[RunResult] = []
+
+    def snapshot(complete: bool, interruption: str = "") -> ComparisonResults:
+        return ComparisonResults(
+            task=request.task.info(), settings=settings, environment=environment,
+            configurations=request.configurations, runs=tuple(records), checks=tuple(checks),
+            complete=complete, started_at=started_at, finished_at=now_iso(), interruption=interruption,
+        )
+
+    def close_size() -> None:
+        checks.extend(validate(request.task, pending))
+        pending.clear()
+        if on_checkpoint is not None:
+            on_checkpoint(snapshot(False, "checkpoint: the comparison was still running"))
+
+    def progress(index: int, run: RunRequest) -> None:
+        if on_progress is not None:
+            on_progress(index, len(requests), run)
+
+    interruption = ""
+    with _sigterm_stops():
+        try:
+            for result in run_plan(runner, requests, on_start=progress):
+                if pending and result.record.n != pending[0].record.n:
+                    close_size()
+                pending.append(result)
+                records.append(result.record)
+        except KeyboardInterrupt as stop:
+            interruption = str(stop) if isinstance(stop, _Stop) else "interrupted (Ctrl-C)"
+    if pending:
+        checks.extend(validate(request.task, pending))
+        pending.clear()
+    if interruption:
+        missing = len(requests) - len(records)
+        at = requests[len(records)].instance.n if missing else None
+        checks.append(
+            Check("run", NOT_RUN, at if at is not None else 0, None,
+                  f"{interruption}: {missing} of {len(requests)} planned runs were not made")
+        )
+    return snapshot(not interruption, interruption)

@@ -1,0 +1,292 @@
+"""The harness's data model: immutable records of runs, checks and the environment.
+
+A comparison is saved as versioned JSON (``schema_version``, sorted keys) that
+``ComparisonResults.from_json`` reads back to an equal object, and exported as CSV (one row per
+run). Stored solutions are not part of the saved results: they live only in memory while the
+solution sets of one board size are compared; what the comparison found is kept as ``Check``s.
+"""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+import io
+import json
+import types
+import typing
+from dataclasses import dataclass
+from typing import Any, Union
+
+from ..backends.base import ModelSize
+from ..errors import ResultsFileError
+from .configs import Configuration
+from .tasks import TaskInfo
+
+#: Version of the JSON layout; bump it when a field changes meaning or disappears.
+SCHEMA_VERSION = 1
+
+#: What became of a run.
+RUN_STATUSES = ("ok", "timeout", "error", "skipped")
+#: What became of a check.
+PASS, FAIL, NOT_RUN = "pass", "fail", "not run"
+CHECK_STATUSES = (PASS, FAIL, NOT_RUN)
+
+
+@dataclass(frozen=True)
+class RunRecord:
+    """One run: a configuration on one instance, one repetition, in its own worker process.
+
+    Times are those of the backend's iterator alone (the harness's own checking and hashing is
+    excluded); ``peak_rss_kb`` is the worker's peak resident set size and ``baseline_rss_kb``
+    what the worker had when it started (a forked worker starts with its parent's pages).
+    """
+
+    config: str
+    n: int
+    repetition: int
+    status: str
+    reason: str = ""
+    fixed: tuple[tuple[int, int], ...] = ()
+    wall_time: float | None = None
+    cpu_time: float | None = None
+    peak_rss_kb: int | None = None
+    baseline_rss_kb: int | None = None
+    count: int | None = None
+    #: The count a correct run yields (from the task, e.g. OEIS A000170), None when unknown.
+    expected: int | None = None
+    fingerprint: str | None = None
+    #: How many distinct solutions the worker kept for the exact set comparison.
+    stored: int = 0
+    #: Whether there were more solutions than the bound, so the set was compared by fingerprint.
+    truncated: bool = False
+    invalid: int = 0
+    duplicates: int = 0
+    model_size: ModelSize | None = None
+
+    @property
+    def memory_added_kb(self) -> int | None:
+        """Peak memory above the worker's starting size (what the run itself needed)."""
+        if self.peak_rss_kb is None or self.baseline_rss_kb is None:
+            return None
+        return max(0, self.peak_rss_kb - self.baseline_rss_kb)
+
+
+@dataclass(frozen=True)
+class Check:
+    """One verdict of the cross-validation, with the evidence a reader needs.
+
+    ``name`` is one of ``run``, ``validity``, ``duplicates``, ``count``, ``set`` and ``reference``;
+    ``config`` is None for checks about a board size as a whole. Identical verdicts of several
+    repetitions are kept once, with all their repetition numbers.
+    """
+
+    name: str
+    status: str
+    n: int
+    config: str | None
+    summary: str
+    repetitions: tuple[int, ...] = ()
+    evidence: tuple[str, ...] = ()
+    #: The pre-placed queens of the instance checked (empty for the plain n x n board).
+    fixed: tuple[tuple[int, int], ...] = ()
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How the comparison was asked for."""
+
+    ns: tuple[int, ...]
+    repeat: int
+    timeout: float
+    store_limit: int
+    baseline: str | None
+    start_method: str
+    #: A command line that repeats this comparison.
+    command: str
+
+
+@dataclass(frozen=True)
+class Environment:
+    """Where the comparison ran."""
+
+    python: str
+    implementation: str
+    os: str
+    machine: str
+    cpu_model: str
+    cpu_count: int | None
+    packages: tuple[tuple[str, str], ...]
+    date: str
+    #: The command line as it was typed.
+    invoked_as: str
+
+
+@dataclass(frozen=True)
+class ComparisonResults:
+    """Everything a comparison produced: what ran, where, every run and every check."""
+
+    task: TaskInfo
+    settings: Settings
+    environment: Environment
+    configurations: tuple[Configuration, ...]
+    runs: tuple[RunRecord, ...]
+    checks: tuple[Check, ...]
+    #: False when the comparison was interrupted before every run finished.
+    complete: bool
+    started_at: str
+    finished_at: str
+    interruption: str = ""
+    schema_version: int = SCHEMA_VERSION
+
+    # -- verdicts ------------------------------------------------------------------------
+
+    @property
+    def failures(self) -> tuple[Check, ...]:
+        """The checks that failed (a failed run counts as a failed check)."""
+        return tuple(check for check in self.checks if check.status == FAIL)
+
+    @property
+    def not_run(self) -> tuple[Check, ...]:
+        """The checks that could not run (timeouts, skipped runs, unknown counts, ...)."""
+        return tuple(check for check in self.checks if check.status == NOT_RUN)
+
+    @property
+    def passed(self) -> bool:
+        """Whether no check failed (checks that could not run are listed separately)."""
+        return not self.failures
+
+    def config(self, label: str) -> Configuration:
+        """The configuration labelled ``label``."""
+        for configuration in self.configurations:
+            if configuration.label == label:
+                return configuration
+        raise KeyError(label)
+
+    # -- JSON ----------------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        """The results as plain JSON-ready data."""
+        return typing.cast(dict[str, Any], _to_plain(self))
+
+    def to_json(self) -> str:
+        """Versioned JSON with sorted keys."""
+        return json.dumps(self.to_dict(), sort_keys=True, indent=1) + "\n"
+
+    @classmethod
+    def from_dict(cls, data: Any) -> ComparisonResults:
+        """Results from ``to_dict`` output; ``ResultsFileError`` if the data does not fit."""
+        if not isinstance(data, dict):
+            raise ResultsFileError("not a nqueens-cp results file (expected a JSON object)")
+        version = data.get("schema_version")
+        if version != SCHEMA_VERSION:
+            raise ResultsFileError(
+                f"unsupported schema_version {version!r} (this nqueens-cp reads {SCHEMA_VERSION})"
+            )
+        return typing.cast(ComparisonResults, _from_plain(cls, data, "results"))
+
+    @classmethod
+    def from_json(cls, text: str) -> ComparisonResults:
+        """Results from ``to_json`` output."""
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise ResultsFileError(f"not valid JSON: {error}") from None
+        return cls.from_dict(data)
+
+    # -- CSV -----------------------------------------------------------------------------
+
+    def to_csv(self) -> str:
+        """One row per run, with the expected count next to the count."""
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(CSV_COLUMNS)
+        backends = {c.label: c.backend for c in self.configurations}
+        for run in self.runs:
+            size = run.model_size
+            writer.writerow(
+                [
+                    self.schema_version, self.task.name, run.config, backends.get(run.config, ""), run.n,
+                    " ".join(f"{r}:{c}" for r, c in run.fixed), run.repetition, run.status, run.reason,
+                    _num(run.wall_time), _num(run.cpu_time), _num(run.peak_rss_kb), _num(run.memory_added_kb),
+                    _num(run.count), _num(run.expected), run.fingerprint or "", run.stored, int(run.truncated), run.invalid,
+                    run.duplicates, size.variables if size else "", size.constraints if size else "",
+                    size.unit if size else "",
+                ]
+            )
+        return out.getvalue()
+
+
+#: Columns of the CSV export.
+CSV_COLUMNS = (
+    "schema_version", "task", "config", "backend", "n", "fixed", "repetition", "status", "reason",
+    "wall_time_s", "cpu_time_s", "peak_rss_kb", "memory_added_kb", "count", "expected", "fingerprint", "stored",
+    "truncated", "invalid", "duplicates", "model_variables", "model_constraints", "model_unit",
+)
+
+
+def _num(value: float | int | None) -> str:
+    if value is None:
+        return ""
+    return f"{value:.6f}" if isinstance(value, float) else str(value)
+
+
+# -- generic (de)serialisation of the frozen dataclasses above ----------------------------
+
+
+def _to_plain(value: Any) -> Any:
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _to_plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, (tuple, list)):
+        return [_to_plain(item) for item in value]
+    return value
+
+
+def _from_plain(hint: Any, data: Any, where: str) -> Any:
+    """``data`` (parsed JSON) converted to the type ``hint``, checked on the way."""
+    if hint is Any:
+        return _freeze(data)
+    origin = typing.get_origin(hint)
+    args = typing.get_args(hint)
+    if origin is Union or origin is types.UnionType:
+        if data is None and type(None) in args:
+            return None
+        for option in (a for a in args if a is not type(None)):
+            try:
+                return _from_plain(option, data, where)
+            except ResultsFileError:
+                continue
+        raise ResultsFileError(f"{where}: unexpected value {data!r}")
+    if origin is tuple:
+        if not isinstance(data, list):
+            raise ResultsFileError(f"{where}: expected a list, got {data!r}")
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(_from_plain(args[0], item, f"{where}[{i}]") for i, item in enumerate(data))
+        if len(args) != len(data):
+            raise ResultsFileError(f"{where}: expected {len(args)} items, got {len(data)}")
+        return tuple(_from_plain(a, item, f"{where}[{i}]") for i, (a, item) in enumerate(zip(args, data, strict=True)))
+    if dataclasses.is_dataclass(hint) and isinstance(hint, type):
+        if not isinstance(data, dict):
+            raise ResultsFileError(f"{where}: expected an object, got {data!r}")
+        hints = typing.get_type_hints(hint)
+        kwargs: dict[str, Any] = {}
+        for f in dataclasses.fields(hint):
+            if f.name in data:
+                kwargs[f.name] = _from_plain(hints[f.name], data[f.name], f"{where}.{f.name}")
+            elif f.default is dataclasses.MISSING:
+                raise ResultsFileError(f"{where}: missing field {f.name!r}")
+        return hint(**kwargs)
+    if hint is float:
+        if isinstance(data, (int, float)) and not isinstance(data, bool):
+            return float(data)
+        raise ResultsFileError(f"{where}: expected a number, got {data!r}")
+    if hint in (int, str, bool):
+        if type(data) is hint:
+            return data
+        raise ResultsFileError(f"{where}: expected {hint.__name__}, got {data!r}")
+    raise ResultsFileError(f"{where}: cannot read type {hint!r}")  # pragma: no cover - model bug
+
+
+def _freeze(data: Any) -> Any:
+    if isinstance(data, list):
+        return tuple(_freeze(item) for item in data)
+    return data

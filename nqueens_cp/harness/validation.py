@@ -1,0 +1,232 @@
+"""Cross-validation of the runs of one instance, as ``Check`` records.
+
+For every run that answered:
+
+* ``validity``   - every solution passed the task's check (the independent checker);
+* ``duplicates`` - no solution came twice (exact among the stored solutions, and any later
+  repeat of a stored one; beyond that a repeat still changes the count and the fingerprint);
+* ``count``      - the count equals the published one (OEIS A000170 for all solutions);
+* ``set``        - for exhaustive tasks, the solution set equals the reference set.
+
+The reference set is every *valid* solution any configuration found: a valid board is a
+solution by definition, so a configuration lacking one is *missing* it, and anything a
+configuration yields outside the reference is an invalid board, an *extra*. When every run kept
+all of its solutions (at most ``--store-limit``), sets are compared exactly and the report names
+missing and extra solutions; otherwise every run's fingerprint is compared with the reference
+fingerprint: that of the runs whose count matches the published one, or failing that the
+fingerprint a strict majority of runs share. The ``reference`` check compares the size of the
+reference set with the published count, so solutions every configuration missed are caught too.
+
+A run that failed is a failed ``run`` check; a run that timed out or was skipped, a count that
+is not published, or a set with nothing to compare against is a check that did ``not run``, and
+says so.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Iterable, Sequence
+
+from ..instance import Instance
+from .results import FAIL, NOT_RUN, PASS, Check
+from .runner import RunResult
+from .tasks import Task
+
+#: How many missing or extra solutions a check names (the totals are always given).
+EXAMPLES = 5
+
+
+def _board(solution: Iterable[object]) -> str:
+    return "(" + ", ".join(map(str, solution)) + ")"
+
+
+def _examples(label: str, solutions: Sequence[tuple[int, ...]], total: int) -> str:
+    shown = ", ".join(_board(s) for s in solutions[:EXAMPLES])
+    more = f" and {total - EXAMPLES} more" if total > EXAMPLES else ""
+    return f"{label} ({total}): {shown}{more}"
+
+
+def _merge(checks: list[Check]) -> list[Check]:
+    """Identical verdicts of several repetitions kept once, with every repetition number."""
+    merged: dict[tuple[object, ...], Check] = {}
+    for check in checks:
+        key = (check.name, check.status, check.n, check.config, check.summary, check.evidence, check.fixed)
+        if key in merged:
+            previous = merged[key]
+            merged[key] = Check(
+                previous.name, previous.status, previous.n, previous.config, previous.summary,
+                previous.repetitions + check.repetitions, previous.evidence, previous.fixed,
+            )
+        else:
+            merged[key] = check
+    return list(merged.values())
+
+
+def validate_instance(task: Task, instance: Instance, results: Sequence[RunResult]) -> list[Check]:
+    """Every check for the runs of one instance (any number of configurations and repetitions)."""
+    n, fixed = instance.n, instance.fixed
+    label = task.expected_label
+    checks: list[Check] = []
+
+    def add(name: str, status: str, config: str | None, summary: str, rep: int | None = None,
+            evidence: Sequence[str] = ()) -> None:
+        reps = () if rep is None else (rep,)
+        checks.append(Check(name, status, n, config, summary, reps, tuple(evidence), fixed))
+
+    answered = [r for r in results if r.record.status == "ok"]
+    for result in results:
+        run = result.record
+        if run.status == "error":
+            add("run", FAIL, run.config, f"run failed: {run.reason}", run.repetition)
+        elif run.status == "timeout":
+            add("run", NOT_RUN, run.config, f"timed out ({run.reason}): not checked", run.repetition)
+        elif run.status == "skipped":
+            add("run", NOT_RUN, run.config, f"skipped ({run.reason}): not checked", run.repetition)
+
+    for result in answered:
+        run = result.record
+        count = run.count or 0
+        if run.invalid:
+            evidence = [f"{_board(sol)}: {'; '.join(problems)}" for sol, problems in result.invalid_examples]
+            if run.invalid > len(evidence):
+                evidence.append(f"... {run.invalid} invalid in total")
+            add("validity", FAIL, run.config, f"{run.invalid} of {count} solutions invalid", run.repetition,
+                evidence)
+        else:
+            add("validity", PASS, run.config, f"all {count} solutions valid", run.repetition)
+        if run.duplicates:
+            evidence = [_examples("repeated", list(result.duplicate_examples), run.duplicates)]
+            add("duplicates", FAIL, run.config, f"{run.duplicates} solutions yielded more than once",
+                run.repetition, evidence)
+        else:
+            scope = f" (exact among the first {run.stored}; beyond, by count and fingerprint)" if run.truncated else ""
+            add("duplicates", PASS, run.config, f"no solution repeated{scope}", run.repetition)
+        if run.expected is None:
+            add("count", NOT_RUN, run.config, f"count {count}: no published count ({label}) to check against",
+                run.repetition)
+        elif count == run.expected:
+            add("count", PASS, run.config, f"count {count} = {label}", run.repetition)
+        else:
+            add("count", FAIL, run.config, f"count {count}, {label} says {run.expected}", run.repetition)
+
+    if task.exhaustive:
+        checks.extend(_compare_sets(task, instance, answered))
+    else:
+        checks.extend(_compare_existence(task, instance, answered))
+    return _merge(checks)
+
+
+def _compare_sets(task: Task, instance: Instance, answered: Sequence[RunResult]) -> list[Check]:
+    n, fixed = instance.n, instance.fixed
+    out: list[Check] = []
+
+    def add(status: str, config: str | None, summary: str, rep: int | None = None,
+            evidence: Sequence[str] = (), name: str = "set") -> None:
+        reps = () if rep is None else (rep,)
+        out.append(Check(name, status, n, config, summary, reps, tuple(evidence), fixed))
+
+    configs = {r.record.config for r in answered}
+    if len(configs) < 2:
+        for result in answered:
+            add(NOT_RUN, result.record.config, "only one configuration answered: no set to compare with",
+                result.record.repetition)
+        return out
+
+    expected = task.expected_count(instance)
+    label = task.expected_label
+    if not any(r.record.truncated for r in answered):
+        found_by_any = {sol for r in answered for sol in r.solutions}
+        reference = {sol for sol in found_by_any if not task.solution_problems(instance, sol)}
+        ordered = sorted(reference)
+        if expected is not None:
+            status = PASS if len(reference) == expected else FAIL
+            relation = "=" if status == PASS else "!="
+            add(status, None, f"reference set (every valid solution found) has {len(reference)} {relation} {label} "
+                f"{expected}", name="reference")
+        for result in answered:
+            run = result.record
+            found = set(result.solutions)
+            missing = [sol for sol in ordered if sol not in found]
+            extra = sorted(found - reference, key=repr)
+            if not missing and not extra:
+                add(PASS, run.config, f"same {len(reference)} solutions as the reference (exact)", run.repetition)
+                continue
+            evidence = []
+            if missing:
+                evidence.append(_examples("missing", missing, len(missing)))
+            if extra:
+                evidence.append(_examples("extra", extra, len(extra)))
+            add(FAIL, run.config, f"set differs from the reference (exact): {len(missing)} missing, "
+                f"{len(extra)} extra", run.repetition, evidence)
+        return out
+
+    # Beyond the bound: compare fingerprints.
+    fingerprints = Counter(r.record.fingerprint for r in answered)
+    trusted = {
+        r.record.fingerprint for r in answered
+        if expected is not None and r.record.count == expected and not r.record.invalid and not r.record.duplicates
+    }
+    reference_fp: str | None = None
+    basis = ""
+    if len(trusted) == 1:
+        reference_fp = next(iter(trusted))
+        basis = f"the fingerprint of the runs whose count matches {label}"
+    else:
+        top, votes = fingerprints.most_common(1)[0]
+        if votes * 2 > len(answered):
+            reference_fp, basis = top, f"the fingerprint {votes} of {len(answered)} runs share"
+    if reference_fp is None:
+        evidence = [f"{fp}: {count} runs" for fp, count in fingerprints.most_common()]
+        add(FAIL, None, "fingerprints disagree and no fingerprint is shared by a majority", evidence=evidence,
+            name="reference")
+        for result in answered:
+            add(FAIL, result.record.config, f"fingerprint {result.record.fingerprint}: no reference to compare with",
+                result.record.repetition)
+        return out
+    add(PASS, None, f"reference fingerprint {reference_fp}: {basis}", name="reference")
+    for result in answered:
+        run = result.record
+        if run.fingerprint == reference_fp:
+            add(PASS, run.config, "same fingerprint as the reference (more solutions than the store limit)",
+                run.repetition)
+        else:
+            add(FAIL, run.config, f"fingerprint {run.fingerprint} differs from the reference {reference_fp}",
+                run.repetition, [f"stored {run.stored} of {run.count} solutions; compare with --store-limit above "
+                                 f"{run.count} to name the differing solutions"])
+    return out
+
+
+def _compare_existence(task: Task, instance: Instance, answered: Sequence[RunResult]) -> list[Check]:
+    """For tasks that ask for one solution: a configuration saying "none" is wrong if another found one."""
+    witnesses = [
+        (r.record.config, sol) for r in answered for sol in r.solutions
+        if not task.solution_problems(instance, sol)
+    ]
+    out: list[Check] = []
+    for result in answered:
+        run = result.record
+        evidence: tuple[str, ...] = ()
+        if any(not task.solution_problems(instance, sol) for sol in result.solutions):
+            summary, status = "found a valid solution", PASS
+        elif witnesses:
+            config, sol = witnesses[0]
+            summary, status = "found no valid solution, but another configuration found one", FAIL
+            evidence = (f"{config}: {_board(sol)}",)
+        else:
+            summary, status = "no valid solution, and no configuration found one", PASS
+        out.append(Check("answer", status, instance.n, run.config, summary, (run.repetition,), evidence,
+                         instance.fixed))
+    return out
+
+
+def validate(task: Task, results: Sequence[RunResult]) -> list[Check]:
+    """Every check for ``results`` (any board sizes), instance by instance."""
+    by_instance: dict[Instance, list[RunResult]] = {}
+    for result in results:
+        instance = Instance(result.record.n, result.record.fixed)
+        by_instance.setdefault(instance, []).append(result)
+    checks: list[Check] = []
+    for instance, group in by_instance.items():
+        checks.extend(validate_instance(task, instance, group))
+    return checks
+

@@ -1,0 +1,168 @@
+"""What happens inside a worker process: one backend, one instance, measured and checked.
+
+The worker
+
+1. records its starting memory, constructs the backend, and warms it up on the 1x1 board so
+   that importing the solver package is not part of the timing;
+2. records the model size (untimed);
+3. pulls solutions from the backend in chunks, timing only the backend's iterator (wall clock
+   and process CPU time, all threads), and between chunks, untimed, feeds every solution to the
+   fingerprint, to the task's validity check (the independent checker) and to the duplicate
+   detection, keeping the first ``store_limit`` distinct solutions for the exact set comparison;
+4. reports peak memory from ``resource.getrusage``.
+
+``execute`` does all of this in the calling process; ``worker_main`` is the entry point of a
+worker process and sends the outcome back through a pipe.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import time
+import traceback
+from dataclasses import dataclass
+from itertools import islice
+from typing import Any
+
+from ..backends.base import Backend, ModelSize
+from ..instance import Instance, Solution
+from .fingerprint import FingerprintAccumulator
+from .tasks import Task
+
+#: Solutions pulled from a backend between two pauses of the clock.
+CHUNK = 512
+#: How many offending solutions a worker reports in full (the totals are always reported).
+EXAMPLES = 5
+
+
+@dataclass(frozen=True)
+class WorkerJob:
+    """Everything a worker needs (sent to the worker process: every field must pickle)."""
+
+    backend_class: type[Backend]
+    options: tuple[tuple[str, str], ...]
+    task: Task
+    instance: Instance
+    store_limit: int
+
+
+@dataclass(frozen=True)
+class WorkerReport:
+    """What a worker found and measured."""
+
+    wall_time: float
+    cpu_time: float
+    peak_rss_kb: int | None
+    baseline_rss_kb: int | None
+    count: int
+    fingerprint: str
+    solutions: tuple[Solution, ...]
+    truncated: bool
+    invalid: int
+    invalid_examples: tuple[tuple[tuple[Any, ...], tuple[str, ...]], ...]
+    duplicates: int
+    duplicate_examples: tuple[Solution, ...]
+    model_size: ModelSize | None
+
+
+def max_rss_kb() -> int | None:
+    """This process's peak resident set size in KiB (None where ``resource`` is missing)."""
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - not on Linux
+        return None
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return int(peak // 1024) if sys.platform == "darwin" else int(peak)
+
+
+def execute(job: WorkerJob) -> WorkerReport:
+    """Run ``job`` in this process and report (exceptions from the backend propagate)."""
+    baseline = max_rss_kb()
+    backend = job.backend_class(**dict(job.options))
+    for _ in job.task.solutions(backend, Instance(1)):  # warm-up: imports, lazy set-up
+        pass
+    instance = job.instance
+    model_size = backend.model_size(instance)
+
+    fingerprint = FingerprintAccumulator()
+    stored: list[Solution] = []
+    seen: set[Solution] = set()
+    truncated = False
+    invalid = duplicates = 0
+    invalid_examples: list[tuple[tuple[Any, ...], tuple[str, ...]]] = []
+    duplicate_examples: list[Solution] = []
+
+    wall_start, cpu_start = time.perf_counter(), time.process_time()
+    iterator = job.task.solutions(backend, instance)
+    wall = time.perf_counter() - wall_start
+    cpu = time.process_time() - cpu_start
+    while True:
+        wall_start, cpu_start = time.perf_counter(), time.process_time()
+        chunk = list(islice(iterator, CHUNK))
+        wall += time.perf_counter() - wall_start
+        cpu += time.process_time() - cpu_start
+        if not chunk:
+            break
+        for solution in chunk:
+            fingerprint.add(solution)
+            problems = job.task.solution_problems(instance, solution)
+            key: Solution = tuple(solution)
+            if problems:
+                invalid += 1
+                if len(invalid_examples) < EXAMPLES:
+                    invalid_examples.append((key, tuple(problems)))
+            if key in seen:
+                duplicates += 1
+                if len(duplicate_examples) < EXAMPLES and key not in duplicate_examples:
+                    duplicate_examples.append(key)
+            elif len(stored) < job.store_limit:
+                stored.append(key)
+                seen.add(key)
+            else:
+                truncated = True
+    value = fingerprint.value()
+    return WorkerReport(
+        wall_time=wall,
+        cpu_time=cpu,
+        peak_rss_kb=max_rss_kb(),
+        baseline_rss_kb=baseline,
+        count=value.count,
+        fingerprint=str(value),
+        solutions=tuple(stored),
+        truncated=truncated,
+        invalid=invalid,
+        invalid_examples=tuple(invalid_examples),
+        duplicates=duplicates,
+        duplicate_examples=tuple(duplicate_examples),
+        model_size=model_size,
+    )
+
+
+def describe_exception(error: BaseException) -> str:
+    """``Type: message (at file:line in function)``: where in the backend a run failed."""
+    text = f"{type(error).__name__}: {error}".rstrip(": ")
+    frames = traceback.extract_tb(error.__traceback__)
+    if frames:
+        last = frames[-1]
+        text += f" (at {os.path.basename(last.filename)}:{last.lineno} in {last.name})"
+    return text
+
+
+def worker_main(connection: Any, job: WorkerJob) -> None:
+    """Entry point of a worker process: run ``job``, send ``("ok", report)`` or ``("error", reason)``."""
+    # Ctrl-C goes to the whole process group: the parent decides, the worker ignores it.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    try:
+        message: tuple[str, Any] = ("ok", execute(job))
+    except BaseException as error:
+        message = ("error", describe_exception(error))
+    try:
+        connection.send(message)
+    except Exception as error:
+        connection.send(("error", f"could not send the result back: {describe_exception(error)}"))
+    finally:
+        connection.close()
+

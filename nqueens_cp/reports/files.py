@@ -1,0 +1,90 @@
+"""The files a comparison writes, each written atomically (a temporary file, then a rename)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import OutputError, OutputExistsError
+from ..harness.results import ComparisonResults
+from .render import EXTENSIONS, render
+from .tables import build_report
+
+
+def atomic_write(path: Path, data: str | bytes) -> None:
+    """Write ``data`` to ``path`` so that readers see the old file or the new one, never a part."""
+    payload = data.encode() if isinstance(data, str) else data
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(payload)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.chmod(temporary, 0o644)
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+
+
+@dataclass(frozen=True)
+class OutputFiles:
+    """Where a comparison's outputs go: the report, the raw results as JSON and CSV, and the plot."""
+
+    directory: Path
+    report: Path
+    json: Path
+    csv: Path
+    plot: Path
+
+    @classmethod
+    def in_directory(cls, directory: str | Path, fmt: str) -> OutputFiles:
+        """The standard names in ``directory``: report.<ext>, results.json, results.csv, runtime.png."""
+        base = Path(directory)
+        return cls(base, base / f"report.{EXTENSIONS[fmt]}", base / "results.json", base / "results.csv",
+                   base / "runtime.png")
+
+    def all(self) -> tuple[Path, ...]:
+        """Every output path."""
+        return (self.report, self.json, self.csv, self.plot)
+
+    def refuse_to_overwrite(self) -> None:
+        """``OutputExistsError`` if any output exists already."""
+        existing = [path for path in self.all() if path.exists()]
+        if existing:
+            raise OutputExistsError(f"{existing[0]} exists already (use --force to overwrite, or another --out)")
+
+    def prepare(self) -> None:
+        """Create the directory (before anything runs, so a bad ``--out`` fails early)."""
+        if self.directory.exists() and not self.directory.is_dir():
+            raise OutputError(f"--out {self.directory} is not a directory")
+        try:
+            self.directory.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise OutputError(f"cannot create {self.directory}: {error.strerror or error}") from None
+
+    def write_data(self, results: ComparisonResults) -> None:
+        """The raw results (JSON and CSV): used for checkpoints while the comparison runs."""
+        self.directory.mkdir(parents=True, exist_ok=True)
+        atomic_write(self.json, results.to_json())
+        atomic_write(self.csv, results.to_csv())
+
+    def write_all(self, results: ComparisonResults, fmt: str) -> str:
+        """Every output; returns the rendered report."""
+        from .plot import runtime_plot_png
+
+        self.write_data(results)
+        png = runtime_plot_png(results)
+        if png is not None:
+            atomic_write(self.plot, png)
+        elif self.plot.exists():
+            self.plot.unlink()  # a stale plot of an earlier run must not sit next to this report
+        names = [self.report.name, self.json.name, self.csv.name] + ([self.plot.name] if png else [])
+        document = build_report(results, plot=self.plot.name if png else None, files=names)
+        text = render(document, fmt)
+        atomic_write(self.report, text)
+        return text

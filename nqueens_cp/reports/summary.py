@@ -1,0 +1,71 @@
+"""Statistics per (configuration, board size), computed from run records."""
+
+from __future__ import annotations
+
+import statistics
+from dataclasses import dataclass
+
+from ..harness.results import ComparisonResults, RunRecord
+
+
+@dataclass(frozen=True)
+class CellStats:
+    """What the runs of one configuration at one board size add up to."""
+
+    config: str
+    n: int
+    runs: int
+    ok: int
+    statuses: tuple[str, ...]
+    median_wall: float | None
+    min_wall: float | None
+    max_wall: float | None
+    median_cpu: float | None
+    max_memory_added_kb: int | None
+    count: int | None
+
+    @property
+    def outcome(self) -> str:
+        """``ok``, or the status that kept runs from answering (``error`` first, then timeout, skipped)."""
+        if self.ok == self.runs:
+            return "ok"
+        for status in ("error", "timeout", "skipped"):
+            if status in self.statuses:
+                return status
+        return "ok"
+
+
+def cell_stats(runs: list[RunRecord], config: str, n: int) -> CellStats:
+    """Statistics of ``runs`` (all of one configuration and board size)."""
+    answered = [r for r in runs if r.status == "ok"]
+    walls = [r.wall_time for r in answered if r.wall_time is not None]
+    cpus = [r.cpu_time for r in answered if r.cpu_time is not None]
+    memory = [r.memory_added_kb for r in answered if r.memory_added_kb is not None]
+    counts = [r.count for r in answered if r.count is not None]
+    return CellStats(
+        config=config, n=n, runs=len(runs), ok=len(answered), statuses=tuple(r.status for r in runs),
+        median_wall=statistics.median(walls) if walls else None,
+        min_wall=min(walls) if walls else None,
+        max_wall=max(walls) if walls else None,
+        median_cpu=statistics.median(cpus) if cpus else None,
+        max_memory_added_kb=max(memory) if memory else None,
+        count=counts[0] if counts and len(set(counts)) == 1 else None,
+    )
+
+
+def table_of_cells(results: ComparisonResults) -> dict[tuple[str, int], CellStats]:
+    """``CellStats`` for every (configuration label, n) that has runs."""
+    grouped: dict[tuple[str, int], list[RunRecord]] = {}
+    for run in results.runs:
+        grouped.setdefault((run.config, run.n), []).append(run)
+    return {key: cell_stats(runs, *key) for key, runs in grouped.items()}
+
+
+def sizes(results: ComparisonResults) -> list[int]:
+    """The board sizes that have runs, ascending."""
+    return sorted({run.n for run in results.runs})
+
+
+def labels(results: ComparisonResults) -> list[str]:
+    """The configuration labels, in the order they were given."""
+    return [c.label for c in results.configurations]

@@ -1,0 +1,299 @@
+"""The report's sections and tables, built from a comparison's data (no formatting syntax here)."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from ..harness.results import FAIL, NOT_RUN, PASS, Check, ComparisonResults
+from .document import Block, Bullets, Code, Document, Heading, Image, Item, Paragraph, Table
+from .summary import CellStats, labels, sizes, table_of_cells
+
+#: The mark of the fastest configuration in a row of the runtime table.
+BEST = "(best)"
+DASH = "-"
+
+
+def _unit(seconds: float) -> tuple[float, str]:
+    if seconds >= 1:
+        return 1.0, "s"
+    if seconds >= 1e-3:
+        return 1e3, "ms"
+    return 1e6, "us"
+
+
+def _number(value: float) -> str:
+    return f"{value:.3g}" if value < 1000 else f"{value:.0f}"
+
+
+def format_time(seconds: float) -> str:
+    """``seconds`` with three significant digits in s, ms or us."""
+    scale, unit = _unit(seconds)
+    return f"{_number(seconds * scale)} {unit}"
+
+
+def format_time_range(median: float, low: float, high: float) -> str:
+    """``median [min-max] unit``, all in the median's unit."""
+    scale, unit = _unit(median)
+    return f"{_number(median * scale)} [{_number(low * scale)}-{_number(high * scale)}] {unit}"
+
+
+def _not_answered(cell: CellStats | None) -> str:
+    if cell is None:
+        return DASH
+    return cell.outcome if cell.ok == 0 else ""
+
+
+def _partial(cell: CellStats) -> str:
+    return "" if cell.ok == cell.runs else f" ({cell.ok}/{cell.runs} ok)"
+
+
+# -- tables --------------------------------------------------------------------------------
+
+
+def runtime_table(results: ComparisonResults) -> Table:
+    """Median wall time per n (rows) and configuration (columns), with min and max, best marked."""
+    cells = table_of_cells(results)
+    configs = labels(results)
+    rows = []
+    for n in sizes(results):
+        medians = {c: cells[(c, n)].median_wall for c in configs if (c, n) in cells}
+        known = [m for m in medians.values() if m is not None]
+        best = min(known) if len(known) > 1 else None
+        row = [str(n)]
+        for config in configs:
+            cell = cells.get((config, n))
+            if cell is None or cell.median_wall is None:
+                row.append(_not_answered(cell))
+                continue
+            assert cell.min_wall is not None and cell.max_wall is not None
+            text = format_time_range(cell.median_wall, cell.min_wall, cell.max_wall) + _partial(cell)
+            row.append(f"{text} {BEST}" if best is not None and cell.median_wall == best else text)
+        rows.append(tuple(row))
+    note = (
+        f"Wall time of the backend's iterator, median [min-max] over {results.settings.repeat} repetition(s) "
+        f"in fresh worker processes; {BEST} marks the fastest median of each row. timeout: no answer within "
+        f"{results.settings.timeout:g} s; skipped: not run after a timeout at a smaller n; error: see Failures."
+    )
+    return Table(("n", *configs), tuple(rows), note)
+
+
+def speedup_table(results: ComparisonResults) -> Table | None:
+    """Baseline median / configuration median per n: above 1 means faster than the baseline."""
+    baseline = results.settings.baseline
+    configs = labels(results)
+    if baseline is None or baseline not in configs:
+        return None
+    cells = table_of_cells(results)
+    rows = []
+    for n in sizes(results):
+        base = cells.get((baseline, n))
+        row = [str(n)]
+        for config in configs:
+            cell = cells.get((config, n))
+            if cell is None or cell.median_wall is None:
+                row.append(_not_answered(cell))
+            elif base is None or base.median_wall is None or cell.median_wall <= 0:
+                row.append(DASH)
+            else:
+                row.append(f"{base.median_wall / cell.median_wall:.3g}x")
+        rows.append(tuple(row))
+    note = f"Median time of {baseline} divided by the median time of each configuration: above 1x is faster."
+    return Table(("n", *configs), tuple(rows), note)
+
+
+def _cell_checks(checks: Sequence[Check], config: str, n: int) -> list[Check]:
+    return [c for c in checks if c.config == config and c.n == n]
+
+
+def validation_table(results: ComparisonResults) -> Table:
+    """Per n: the published count, how sets were compared, and per configuration count and verdict."""
+    cells = table_of_cells(results)
+    configs = labels(results)
+    label = results.task.expected_label
+    rows = []
+    for n in sizes(results):
+        runs = [r for r in results.runs if r.n == n]
+        expected = next((r.expected for r in runs if r.expected is not None), None)
+        answered = [r for r in runs if r.status == "ok"]
+        if not results.task.exhaustive:
+            method = "existence"
+        elif len({r.config for r in answered}) < 2:
+            method = "not compared"
+        elif any(r.truncated for r in answered):
+            method = "fingerprint"
+        else:
+            method = "exact"
+        row = [str(n), DASH if expected is None else str(expected), method]
+        for config in configs:
+            cell = cells.get((config, n))
+            if cell is None:
+                row.append(DASH)
+                continue
+            checks = _cell_checks(results.checks, config, n)
+            failed = sorted({c.name for c in checks if c.status == FAIL})
+            unchecked = sorted({c.name for c in checks if c.status == NOT_RUN and c.name != "run"})
+            count = DASH if cell.count is None else str(cell.count)
+            if failed:
+                row.append(f"{count} FAIL: {', '.join(failed)}")
+            elif cell.ok == 0:
+                row.append(f"{cell.outcome} (not checked)")
+            elif unchecked:
+                row.append(f"{count} ok ({', '.join(unchecked)} not checked){_partial(cell)}")
+            else:
+                row.append(f"{count} ok{_partial(cell)}")
+        rows.append(tuple(row))
+    note = (
+        f"Each cell: the count, then ok when every check of every repetition passed (each solution valid by "
+        f"the independent checker, no repeats, count = {label}, same set as the reference). 'compared' is exact "
+        f"(full solution sets) or fingerprint (more solutions than --store-limit {results.settings.store_limit})."
+    )
+    return Table(("n", label, "compared", *configs), tuple(rows), note)
+
+
+def model_size_table(results: ComparisonResults) -> Table | None:
+    """Variables and constraints (or clauses) of each model-based configuration per n."""
+    sized = [c for c in labels(results) if any(r.config == c and r.model_size for r in results.runs)]
+    if not sized:
+        return None
+    rows = []
+    for n in sizes(results):
+        row = [str(n)]
+        for config in sized:
+            size = next((r.model_size for r in results.runs if r.config == config and r.n == n and r.model_size),
+                        None)
+            row.append(DASH if size is None else f"{size.variables:,} vars, {size.constraints:,} {size.unit}")
+        rows.append(tuple(row))
+    plain = [c for c in labels(results) if c not in sized]
+    note = "Size of the model each backend builds (the hand-written searches build none"
+    note += f": {', '.join(plain)})." if plain else ")."
+    return Table(("n", *sized), tuple(rows), note)
+
+
+def resources_table(results: ComparisonResults) -> Table:
+    """Median CPU time and the largest memory increase per configuration and n."""
+    cells = table_of_cells(results)
+    configs = labels(results)
+    rows = []
+    for n in sizes(results):
+        row = [str(n)]
+        for config in configs:
+            cell = cells.get((config, n))
+            if cell is None or cell.median_cpu is None:
+                row.append(_not_answered(cell))
+                continue
+            memory = cell.max_memory_added_kb
+            mem = DASH if memory is None else f"+{memory / 1024:.1f} MB"
+            row.append(f"{format_time(cell.median_cpu)}, {mem}")
+        rows.append(tuple(row))
+    note = (
+        "Median CPU time of the worker process while the backend ran (all its threads), and the largest rise of "
+        "the worker's peak resident memory above its size at start (solver libraries included)."
+    )
+    return Table(("n", *configs), tuple(rows), note)
+
+
+# -- verdict, failures and what was not checked ---------------------------------------------
+
+
+def _where(check: Check) -> str:
+    parts = [check.config or "all configurations", f"n={check.n}"]
+    if check.fixed:
+        parts.append("fixed=" + ",".join(f"{r}:{c}" for r, c in check.fixed))
+    if check.repetitions:
+        reps = ", ".join(map(str, check.repetitions))
+        parts.append(f"repetition{'s' if len(check.repetitions) > 1 else ''} {reps}")
+    return " ".join(parts)
+
+
+def verdict(results: ComparisonResults) -> list[Block]:
+    """The first lines of a report: pass or fail, and whether the comparison is complete."""
+    failures, not_run = results.failures, results.not_run
+    passed = sum(1 for c in results.checks if c.status == PASS)
+    blocks: list[Block] = []
+    if not results.complete:
+        blocks.append(Paragraph(f"INCOMPLETE: {results.interruption}. This report covers only the runs made.",
+                                strong=True))
+    if failures:
+        blocks.append(Paragraph(f"RESULT: FAIL - {len(failures)} check(s) failed, {passed} passed "
+                                "(see Failures below).", strong=True))
+    elif not_run:
+        blocks.append(Paragraph(f"RESULT: PASS - all {passed} checks that ran passed; {len(not_run)} could not run "
+                                "(see Not checked below).", strong=True))
+    else:
+        blocks.append(Paragraph(f"RESULT: PASS - all {passed} checks passed.", strong=True))
+    return blocks
+
+
+def failures_section(results: ComparisonResults) -> list[Block]:
+    """Every failed check with its evidence (empty when nothing failed)."""
+    if not results.failures:
+        return []
+    items = tuple(Item(f"[{c.name}] {_where(c)}: {c.summary}", c.evidence) for c in results.failures)
+    return [Heading("Failures"), Bullets(items)]
+
+
+def not_run_section(results: ComparisonResults) -> list[Block]:
+    """Every check that could not run, and why."""
+    if not results.not_run:
+        return []
+    items = tuple(Item(f"[{c.name}] {_where(c)}: {c.summary}") for c in results.not_run)
+    return [Heading("Not checked"), Bullets(items)]
+
+
+# -- context ------------------------------------------------------------------------------
+
+
+def configurations_table(results: ComparisonResults) -> Table:
+    """Each configuration with its backend, every option value used, and the backend's summary."""
+    rows = tuple(
+        (c.label, c.backend, ", ".join(f"{k}={v}" for k, v in c.resolved) or DASH, c.summary)
+        for c in results.configurations
+    )
+    return Table(("configuration", "backend", "options (with defaults)", "backend summary"), rows)
+
+
+def environment_table(results: ComparisonResults) -> Table:
+    """Where it ran: Python, OS, CPU, package versions, dates."""
+    env = results.environment
+    rows = [
+        ("date", env.date),
+        ("python", f"{env.python} ({env.implementation})"),
+        ("os", env.os),
+        ("cpu", f"{env.cpu_model} ({env.cpu_count} usable cores, {env.machine})"),
+        *((name, version) for name, version in env.packages),
+        ("started / finished", f"{results.started_at} / {results.finished_at}"),
+        ("worker start method", results.settings.start_method),
+        ("invoked as", env.invoked_as),
+    ]
+    return Table(("", ""), tuple(rows))
+
+
+def build_report(
+    results: ComparisonResults, *, plot: str | None = None, files: Sequence[str] = ()
+) -> Document:
+    """The full report of ``results``; ``plot`` is the runtime plot's path relative to the report."""
+    settings = results.settings
+    ns = settings.ns
+    span = f"n = {ns[0]}..{ns[-1]}" if ns and list(ns) == list(range(ns[0], ns[-1] + 1)) else (
+        "n = " + ", ".join(map(str, ns)))
+    blocks: list[Block] = [Heading(f"nqueens-cp comparison: {results.task.title}, {span}", 1)]
+    blocks += verdict(results)
+    blocks += failures_section(results)
+    blocks += not_run_section(results)
+    blocks += [Heading("Runtime"), runtime_table(results)]
+    speedup = speedup_table(results)
+    if speedup is not None:
+        blocks += [Heading(f"Speedup against {settings.baseline}"), speedup]
+    blocks += [Heading("Validation"), validation_table(results)]
+    size = model_size_table(results)
+    if size is not None:
+        blocks += [Heading("Model size"), size]
+    blocks += [Heading("CPU time and memory"), resources_table(results)]
+    if plot:
+        blocks += [Heading("Runtime plot"), Image(plot, "median runtime against n per configuration, log scale")]
+    blocks += [Heading("Configurations"), configurations_table(results)]
+    blocks += [Heading("Environment"), environment_table(results)]
+    blocks += [Heading("Reproduce"), Paragraph("This comparison is repeated by:"), Code(settings.command)]
+    if files:
+        blocks += [Paragraph("Files: " + ", ".join(files) + ".")]
+    return tuple(blocks)

@@ -1,0 +1,142 @@
+"""Deliberately broken backends the harness tests register (and unregister) themselves.
+
+Each one is correct except for one defect, so the test can check the harness names exactly
+that defect. They are module-level classes, so a worker process can import them under any
+start method (forked workers simply inherit them).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import time
+from contextlib import contextmanager
+from typing import Iterator
+
+from nqueens_cp.backends.bitboard import BitboardBackend
+from nqueens_cp.backends.registry import register_backend, unregister_backend
+from nqueens_cp.instance import Instance, Solution
+
+
+def correct(instance: Instance) -> list[Solution]:
+    """The solutions of ``instance`` in the order the (trusted) bitboard backend yields them."""
+    return list(BitboardBackend()._solutions(instance, None))
+
+
+class DroppingBackend(BitboardBackend):
+    """Leaves out the third solution of boards with more than two."""
+
+    name = "test-drops"
+    summary = "drops one solution"
+
+    def _solutions(self, instance: Instance, limit: int | None) -> Iterator[Solution]:
+        for index, solution in enumerate(correct(instance)):
+            if index != 2:
+                yield solution
+
+    @staticmethod
+    def dropped(instance: Instance) -> Solution:
+        return correct(instance)[2]
+
+
+class InvalidBoardBackend(BitboardBackend):
+    """Yields an invalid board (all queens in column 0) in place of the last solution."""
+
+    name = "test-invalid"
+    summary = "yields an invalid board"
+
+    def _solutions(self, instance: Instance, limit: int | None) -> Iterator[Solution]:
+        solutions = correct(instance)
+        if instance.n > 1 and solutions:
+            solutions[-1] = (0,) * instance.n
+        yield from solutions
+
+
+class DuplicateBackend(BitboardBackend):
+    """Yields the first solution a second time in place of the second one (so the count is right)."""
+
+    name = "test-duplicate"
+    summary = "yields a duplicate"
+
+    def _solutions(self, instance: Instance, limit: int | None) -> Iterator[Solution]:
+        solutions = correct(instance)
+        if len(solutions) > 1:
+            solutions[1] = solutions[0]
+        yield from solutions
+
+
+class HangingBackend(BitboardBackend):
+    """Never answers for boards larger than 1 (the warm-up on the 1x1 board still works)."""
+
+    name = "test-hangs"
+    summary = "hangs"
+
+    def _solutions(self, instance: Instance, limit: int | None) -> Iterator[Solution]:
+        if instance.n > 1:
+            time.sleep(3600)
+        yield from correct(instance)
+
+
+class ExitingBackend(BitboardBackend):
+    """Kills its own process with ``os._exit(3)``."""
+
+    name = "test-exits"
+    summary = "calls os._exit"
+
+    def _solutions(self, instance: Instance, limit: int | None) -> Iterator[Solution]:
+        if instance.n > 1:
+            os._exit(3)
+        yield from correct(instance)
+
+
+class CrashingBackend(BitboardBackend):
+    """Dereferences a null pointer: a real native crash (SIGSEGV)."""
+
+    name = "test-crashes"
+    summary = "segfaults"
+
+    def _solutions(self, instance: Instance, limit: int | None) -> Iterator[Solution]:
+        if instance.n > 1:
+            ctypes.string_at(0)
+        yield from correct(instance)
+
+
+class RaisingBackend(BitboardBackend):
+    """Raises after a few solutions."""
+
+    name = "test-raises"
+    summary = "raises"
+
+    def _solutions(self, instance: Instance, limit: int | None) -> Iterator[Solution]:
+        for index, solution in enumerate(correct(instance)):
+            if index == 3:
+                raise RuntimeError("deliberate failure after 3 solutions")
+            yield solution
+
+
+class SilentBackend(BitboardBackend):
+    """Finds nothing, ever."""
+
+    name = "test-silent"
+    summary = "never finds a solution"
+
+    def _solutions(self, instance: Instance, limit: int | None) -> Iterator[Solution]:
+        return iter(())
+
+
+BROKEN = (
+    DroppingBackend, InvalidBoardBackend, DuplicateBackend, HangingBackend, ExitingBackend, CrashingBackend,
+    RaisingBackend, SilentBackend,
+)
+
+
+@contextmanager
+def registered() -> Iterator[None]:
+    """Every broken backend registered under its ``name`` for the duration."""
+    for cls in BROKEN:
+        register_backend(cls.name, cls)
+    try:
+        yield
+    finally:
+        for cls in BROKEN:
+            unregister_backend(cls.name)
