@@ -15,13 +15,15 @@ n² variables instead of n, and local search can neither enumerate nor prove "no
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from .errors import NQueensError
 from .instance import Instance
 from .symmetry_breaking import add_cpsat_lex_leader
 
 if TYPE_CHECKING:
+    from ortools.sat.python import cp_model
+
     from .backends.cpsat import CpSatModel
 
 
@@ -61,4 +63,5 @@ def build_cpsat_boolean_model(instance: Instance, unique: bool = False) -> CpSat
             model.add(q == column)
         add_cpsat_lex_leader(model, queens)
         return CpSatModel(model, tuple(queens))
-    return CpSatModel(model, tuple(columns))
+    # The backend only reads ``queens`` through ``solver.value``, which takes linear expressions too.
+    return CpSatModel(model, cast("tuple[cp_model.IntVar, ...]", tuple(columns)))
