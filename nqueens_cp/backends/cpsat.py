@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 STRATEGIES: dict[str, dict[str, Any]] = {
     "plain": {},
     # first solutions on large boards, with model=boolean: CP-SAT's local search only (cannot enumerate)
-    "localsearch": {"use_ls_only": True, "cp_model_presolve": False},
+    "localsearch": {"use_ls_only": True, "cp_model_presolve": False, "feasibility_jump_decay": 1.0},
 }
 
 
