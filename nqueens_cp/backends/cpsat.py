@@ -14,8 +14,9 @@ import threading
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Iterator
 
-from ..errors import SolverError
+from ..errors import BackendOptionError, NQueensError, SolverError
 from ..instance import Instance, Solution
+from ..symmetry_breaking import add_cpsat_lex_leader
 from .base import Backend, ModelSize, OptionSpec
 
 if TYPE_CHECKING:
@@ -38,6 +39,8 @@ STRATEGIES: dict[str, dict[str, Any]] = {
         "linearization_level": 0,
         "symmetry_level": 0,
     },
+    # first solutions on large boards, with model=boolean: CP-SAT's local search only (cannot enumerate)
+    "localsearch": {"use_ls_only": True, "cp_model_presolve": False, "feasibility_jump_decay": 1.0},
 }
 
 
@@ -53,8 +56,12 @@ class CpSatModel:
         return ModelSize(len(proto.variables), len(proto.constraints), "constraints")
 
 
-def build_cpsat_model(instance: Instance) -> CpSatModel:
-    """The canonical three-AllDifferent model of ``instance`` (built, not solved)."""
+def build_cpsat_model(instance: Instance, unique: bool = False) -> CpSatModel:
+    """The canonical three-AllDifferent model of ``instance`` (built, not solved).
+
+    With ``unique``, lex-leader constraints keep one solution per symmetry class (the
+    lexicographically smallest image); see :mod:`nqueens_cp.symmetry_breaking`.
+    """
     from ortools.sat.python import cp_model
 
     n = instance.n
@@ -65,6 +72,10 @@ def build_cpsat_model(instance: Instance) -> CpSatModel:
     model.add_all_different([queens[row] - row for row in range(n)])
     for row, col in instance.fixed:
         model.add(queens[row] == col)
+    if unique:
+        if instance.fixed:
+            raise NQueensError("unique (solutions up to symmetry) needs an instance with no pre-placed queens")
+        add_cpsat_lex_leader(model, queens)
     return CpSatModel(model, tuple(queens))
 
 
@@ -79,11 +90,32 @@ class CpSatBackend(Backend):
         OptionSpec("workers", int, 1, "CP-SAT search workers (enumeration itself always uses 1)", minimum=1),
         OptionSpec("time_limit", float, None, "time limit in seconds (None: no limit)", minimum=0),
         OptionSpec("strategy", str, "tuned", "parameter set", choices=tuple(STRATEGIES)),
+        OptionSpec(
+            "model", str, "alldiff", "alldiff: q[i] per row, 3 AllDifferent; boolean: one 0-1 variable per "
+            "square (for large n, with strategy=localsearch)", choices=("alldiff", "boolean"),
+        ),
     )
+
+    def _build(self, instance: Instance, unique: bool = False) -> CpSatModel:
+        """The model of ``instance`` with the strategy's decision strategy, if it has one."""
+        from ortools.sat.python import cp_model
+
+        if self.options["model"] == "boolean":
+            from ..cpsat_boolean import build_cpsat_boolean_model
+
+            return build_cpsat_boolean_model(instance, unique=unique)
+        built = build_cpsat_model(instance, unique=unique)
+        decision = STRATEGIES[self.options["strategy"]].get("decision_strategy")
+        if decision is not None:
+            variable_choice, value_choice = decision
+            built.model.add_decision_strategy(
+                built.queens, getattr(cp_model, variable_choice), getattr(cp_model, value_choice)
+            )
+        return built
 
     def model_size(self, instance: Instance) -> ModelSize:
         self.ensure_available()
-        return build_cpsat_model(instance).size()
+        return self._build(instance).size()
 
     def _solver(self, *, enumerate_all: bool) -> cp_model.CpSolver:
         from ortools.sat.python import cp_model
@@ -108,27 +140,22 @@ class CpSatBackend(Backend):
         return solver
 
     def _solutions(self, instance: Instance, limit: int | None) -> Iterator[Solution]:
+        return self._search(instance, limit, unique=False)
+
+    def _unique_solutions(self, instance: Instance, limit: int | None) -> Iterator[Solution]:
+        return self._search(instance, limit, unique=True)
+
+    def _search(self, instance: Instance, limit: int | None, *, unique: bool) -> Iterator[Solution]:
         if instance.n == 0:
             yield ()
             return
-        built = self._build(instance)
+        if limit != 1 and self.options["strategy"] == "localsearch":
+            raise BackendOptionError("strategy localsearch finds one solution only: it cannot enumerate")
+        built = self._build(instance, unique=unique)
         if limit == 1:
             yield from self._first(built)
         else:
             yield from self._enumerate(built)
-
-    def _build(self, instance: Instance) -> CpSatModel:
-        """The model of ``instance`` with the strategy's decision strategy, if it has one."""
-        from ortools.sat.python import cp_model
-
-        built = build_cpsat_model(instance)
-        decision = STRATEGIES[self.options["strategy"]].get("decision_strategy")
-        if decision is not None:
-            variable_choice, value_choice = decision
-            built.model.add_decision_strategy(
-                built.queens, getattr(cp_model, variable_choice), getattr(cp_model, value_choice)
-            )
-        return built
 
     def count(self, instance: Instance, *, limit: int | None = None, unique: bool = False) -> int:
         """The number of solutions; a full count runs the search with a counting callback.

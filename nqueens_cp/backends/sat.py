@@ -15,8 +15,9 @@ import importlib.util
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterator, Sequence
 
-from ..errors import BackendOptionError
+from ..errors import BackendOptionError, NQueensError
 from ..instance import Instance, Solution
+from ..symmetry_breaking import add_cnf_lex_leader
 from .base import Backend, ModelSize, OptionSpec
 
 if TYPE_CHECKING:
@@ -114,8 +115,12 @@ def lines_of(n: int) -> Iterator[tuple[str, list[tuple[int, int]]]]:
         yield "down", [(r, r - d) for r in range(n) if 0 <= r - d < n]
 
 
-def build_cnf(instance: Instance, encoding: str = DEFAULT_ENCODING) -> QueensCnf:
-    """The CNF of ``instance`` with cardinality ``encoding`` (built, not solved)."""
+def build_cnf(instance: Instance, encoding: str = DEFAULT_ENCODING, unique: bool = False) -> QueensCnf:
+    """The CNF of ``instance`` with cardinality ``encoding`` (built, not solved).
+
+    With ``unique``, lex-leader clauses keep one solution per symmetry class (the
+    lexicographically smallest image); see :mod:`nqueens_cp.symmetry_breaking`.
+    """
     if encoding not in ENCODINGS:
         raise BackendOptionError(f"unknown encoding {encoding!r} (choose from {', '.join(ENCODINGS)})")
     from pysat.card import CardEnc, EncType
@@ -136,6 +141,10 @@ def build_cnf(instance: Instance, encoding: str = DEFAULT_ENCODING) -> QueensCnf
             cnf.extend(CardEnc.atmost(lits=lits, bound=1, vpool=pool, encoding=enc).clauses)
     for r, c in instance.fixed:
         cnf.append([pool.id(("q", r, c))])
+    if unique:
+        if instance.fixed:
+            raise NQueensError("unique (solutions up to symmetry) needs an instance with no pre-placed queens")
+        add_cnf_lex_leader(cnf, pool, n)
     cnf.nv = max(cnf.nv, pool.top)
     return QueensCnf(n, encoding, cnf, pool)
 
@@ -157,12 +166,18 @@ class SatBackend(Backend):
         return build_cnf(instance, self.options["encoding"]).size()
 
     def _solutions(self, instance: Instance, limit: int | None) -> Iterator[Solution]:
+        return self._search(instance, unique=False)
+
+    def _unique_solutions(self, instance: Instance, limit: int | None) -> Iterator[Solution]:
+        return self._search(instance, unique=True)
+
+    def _search(self, instance: Instance, *, unique: bool) -> Iterator[Solution]:
         from pysat.solvers import Solver
 
         if instance.n == 0:
             yield ()
             return
-        built = build_cnf(instance, self.options["encoding"])
+        built = build_cnf(instance, self.options["encoding"], unique=unique)
         n = instance.n
         with Solver(name=self.options["solver"], bootstrap_with=built.cnf.clauses) as solver:
             while solver.solve():

@@ -106,11 +106,38 @@ def add_parser(subparsers: Any) -> None:
                         help="solutions kept per run for the exact set comparison; beyond K, sets are compared "
                         f"by fingerprint (default {DEFAULT_STORE_LIMIT:,})")
     parser.add_argument("--force", action="store_true", help="overwrite an existing report in --out")
-    parser.add_argument("--task", choices=("all", "first"), default="all",
-                        help="what each run asks for: every solution (default) or the first one")
+    parser.add_argument("--task", choices=("all", "first", "complete"), default="all",
+                        help="what each run asks for: every solution (default), the first one, or one "
+                        "completion of random partial boards (see --preplaced)")
+    parser.add_argument("--preplaced", type=int, metavar="K",
+                        help="with --task complete: queens pre-placed on each random board (0 <= K <= every n)")
+    parser.add_argument("--instances", type=positive_int, default=10, metavar="M",
+                        help="with --task complete: random boards per n (default 10)")
+    parser.add_argument("--seed", type=int, default=0, metavar="S",
+                        help="with --task complete: seed of the random boards (default 0)")
     parser.add_argument("--unique", action="store_true",
                         help="with --task all: one solution per symmetry class (counts checked against A002562)")
     parser.set_defaults(run=run)
+
+
+def _task(args: argparse.Namespace, make_task: Any) -> Any:
+    """The task the options ask for, or a ``UsageError`` for options that do not fit it."""
+    from . import UsageError
+
+    if args.task == "complete":
+        if args.preplaced is None:
+            raise UsageError("--task complete needs --preplaced K (queens pre-placed on each random board)")
+        too_small = [n for n in args.n if n < args.preplaced]
+        if args.preplaced < 0 or too_small:
+            raise UsageError(f"--preplaced {args.preplaced}: need 0 <= K <= n for every n (n = {too_small[0]})"
+                             if too_small else f"--preplaced must be >= 0, got {args.preplaced}")
+        task = make_task("complete", preplaced=args.preplaced, instances_per_n=args.instances, seed=args.seed)
+        for n in args.n:
+            task.instances(n)  # refuses impossible requests now, before anything runs
+        return task
+    if args.preplaced is not None or args.instances != 10 or args.seed != 0:
+        raise UsageError("--preplaced, --instances and --seed apply to --task complete only")
+    return make_task(args.task, unique=True) if args.unique else make_task(args.task)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -132,7 +159,7 @@ def run(args: argparse.Namespace) -> int:
         from . import UsageError
 
         raise UsageError("--unique applies to --task all only")
-    task = make_task(args.task, unique=True) if args.unique else make_task(args.task)
+    task = _task(args, make_task)
     texts = split_list(args.backends) if args.backends is not None else default_configuration_texts()
     configurations = parse_configurations(texts)
     labels = [c.label for c in configurations]
@@ -153,6 +180,8 @@ def run(args: argparse.Namespace) -> int:
         "--repeat", str(args.repeat), "--timeout", f"{args.timeout:g}", "--store-limit", str(args.store_limit),
         "--baseline", baseline, "--format", args.format, "--out", args.out, "--force",
         *(["--task", args.task] if args.task != "all" else []), *(["--unique"] if args.unique else []),
+        *(["--preplaced", str(args.preplaced), "--instances", str(args.instances), "--seed", str(args.seed)]
+          if args.task == "complete" else []),
     ])
     request = ComparisonRequest(
         task=task, configurations=configurations, ns=args.n, repeat=args.repeat,

@@ -41,6 +41,8 @@ class Task(ABC):
     name: ClassVar[str]
     #: Whether each run yields the complete solution set, so the sets of all configurations must be equal.
     exhaustive: ClassVar[bool]
+    #: Whether a count can be published for the task's instances (False: no ``count`` check at all).
+    counts_known: ClassVar[bool] = True
 
     @property
     @abstractmethod
@@ -145,8 +147,48 @@ class FirstSolution(Task):
         return min(1, known)
 
 
+@dataclass(frozen=True)
+class Completion(Task):
+    """Complete random partial boards: ``instances`` boards per n with ``preplaced`` queens each.
+
+    The boards come from :func:`nqueens_cp.completion.completion_instances` (reproducible from
+    ``seed``). Each run asks for one completion; a configuration that answers "none" where
+    another found a valid completion fails the ``answer`` check.
+    """
+
+    name: ClassVar[str] = "complete"
+    exhaustive: ClassVar[bool] = False
+    counts_known: ClassVar[bool] = False  # whether a board has a completion is what the runs find out
+    preplaced: int = 1
+    instances_per_n: int = 1
+    seed: int = 0
+
+    @property
+    def title(self) -> str:
+        return (f"completion of {self.preplaced} pre-placed queens ({self.instances_per_n} random instances "
+                f"per n, seed {self.seed})")
+
+    @property
+    def expected_label(self) -> str:
+        return "unknown (NP-complete)"
+
+    def instances(self, n: int) -> tuple[Instance, ...]:
+        from ..completion import completion_instances
+
+        return completion_instances(n, self.preplaced, self.instances_per_n, self.seed)
+
+    def solutions(self, backend: Backend, instance: Instance) -> Iterator[Solution]:
+        return backend.solutions(instance, limit=1)
+
+    def expected_count(self, instance: Instance) -> int | None:
+        return None
+
+    def parameters(self) -> tuple[tuple[str, Any], ...]:
+        return (("preplaced", self.preplaced), ("instances", self.instances_per_n), ("seed", self.seed))
+
+
 #: Every task by name. Register a new kind of run here.
-TASKS: Mapping[str, type[Task]] = {cls.name: cls for cls in (AllSolutions, FirstSolution)}
+TASKS: Mapping[str, type[Task]] = {cls.name: cls for cls in (AllSolutions, FirstSolution, Completion)}
 
 
 def make_task(name: str, **parameters: Any) -> Task:

@@ -150,6 +150,37 @@ def validation_table(results: ComparisonResults) -> Table:
     return Table(("n", label, "compared", *configs), tuple(rows), note)
 
 
+def completion_table(results: ComparisonResults) -> Table:
+    """For completion runs: per n, how many boards each configuration settled within the timeout.
+
+    A board is settled by a configuration when every repetition answered (a completion found, or
+    "none" proved); the ``boards`` column says how many boards have a completion (found by some
+    configuration), how many were proved to have none, and how many no configuration settled.
+    """
+    configs = labels(results)
+    rows = []
+    for n in sizes(results):
+        runs = [r for r in results.runs if r.n == n]
+        boards = sorted({r.fixed for r in runs})
+        found = {b for b in boards if any(r.fixed == b and r.status == "ok" and r.count for r in runs)}
+        none = {b for b in boards if b not in found and any(r.fixed == b and r.status == "ok" for r in runs)}
+        open_ = len(boards) - len(found) - len(none)
+        row = [str(n), f"{len(boards)}: {len(found)} completable, {len(none)} none, {open_} open"]
+        for config in configs:
+            mine = [r for r in runs if r.config == config]
+            settled = [b for b in boards if (reps := [r for r in mine if r.fixed == b])
+                       and all(r.status == "ok" for r in reps)]
+            with_completion = sum(1 for b in settled if b in found)
+            row.append(f"{len(settled)}/{len(boards)} ({with_completion} found, {len(settled) - with_completion} none)")
+        rows.append(tuple(row))
+    note = (
+        "Boards settled within the timeout per configuration: a completion found, or none proved (every "
+        "repetition answered). Answers are cross-checked: each completion passes the independent checker, and "
+        "'none' from one configuration while another found a completion fails the answer check."
+    )
+    return Table(("n", "boards", *configs), tuple(rows), note)
+
+
 def model_size_table(results: ComparisonResults) -> Table | None:
     """Variables and constraints (or clauses) of each model-based configuration per n."""
     sized = [c for c in labels(results) if any(r.config == c and r.model_size for r in results.runs)]
@@ -280,6 +311,8 @@ def build_report(
     blocks += verdict(results)
     blocks += failures_section(results)
     blocks += not_run_section(results)
+    if results.task.name == "complete":
+        blocks += [Heading("Completion: boards settled"), completion_table(results)]
     blocks += [Heading("Runtime"), runtime_table(results)]
     speedup = speedup_table(results)
     if speedup is not None:

@@ -1,0 +1,70 @@
+"""Time to a first solution of every n in a range, for one configuration (a measurement, not a test).
+
+    python benchmarks/first_solution_scan.py 1 1024 --backend backtrack:search=firstfail
+
+prints the slowest sizes, the total, and any size without a valid answer. Each size runs in
+this process, one after another, under a per-size cap (SIGALRM, Unix only); the result is
+checked with the independent checker. Used for the "every n up to 1024 in under 2 s" figure of
+the first-fail search.
+"""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+import time
+from types import FrameType
+
+from nqueens_cp.backends.registry import create_backend, parse_config
+from nqueens_cp.checker import is_valid_solution
+from nqueens_cp.instance import Instance
+
+
+class _Cap(Exception):
+    pass
+
+
+def _alarm(signum: int, frame: FrameType | None) -> None:
+    raise _Cap
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("low", type=int)
+    parser.add_argument("high", type=int)
+    parser.add_argument("--backend", default="backtrack:search=firstfail", help="configuration NAME:KEY=VALUE...")
+    parser.add_argument("--cap", type=float, default=10.0, help="seconds allowed per size (default 10)")
+    parser.add_argument("--worst", type=int, default=10, help="how many of the slowest sizes to list")
+    args = parser.parse_args()
+    name, options = parse_config(args.backend)
+    backend = create_backend(name, **options)
+    signal.signal(signal.SIGALRM, _alarm)
+    times: list[tuple[float, int]] = []
+    failures: list[str] = []
+    for n in range(args.low, args.high + 1):
+        signal.setitimer(signal.ITIMER_REAL, args.cap)
+        start = time.perf_counter()
+        try:
+            solution = backend.first_solution(Instance(n))
+        except _Cap:
+            failures.append(f"n={n}: no answer within {args.cap:g} s")
+            continue
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+        elapsed = time.perf_counter() - start
+        times.append((elapsed, n))
+        if solution is None and n not in (2, 3):
+            failures.append(f"n={n}: answered 'no solution'")
+        elif solution is not None and not is_valid_solution(Instance(n), solution):
+            failures.append(f"n={n}: invalid board")
+    times.sort(reverse=True)
+    print(f"{args.backend}: n = {args.low}..{args.high}, {len(times)} answered, total {sum(t for t, _ in times):.1f} s")
+    print("slowest: " + ", ".join(f"n={n} {t:.3f} s" for t, n in times[: args.worst]))
+    for line in failures:
+        print("FAILED " + line)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
