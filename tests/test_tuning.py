@@ -22,7 +22,7 @@ from nqueens_cp.backends.sat import (
     SatBackend,
 )
 from nqueens_cp.checker import is_valid_solution
-from nqueens_cp.errors import SolverError
+from nqueens_cp.errors import BackendOptionError, SolverError
 
 from .conftest import REPO
 
@@ -91,7 +91,15 @@ def test_tuned_and_plain_cpsat_agree_on_completions(instance: Instance) -> None:
     assert tuned == plain == brute_force(instance)
 
 
-@pytest.mark.parametrize("strategy", sorted(STRATEGIES))
+def test_localsearch_refuses_to_count_or_enumerate() -> None:
+    backend = create_backend("cpsat", strategy="localsearch")
+    with pytest.raises(BackendOptionError, match="cannot enumerate"):
+        backend.count(Instance(6))
+    with pytest.raises(BackendOptionError, match="cannot enumerate"):
+        list(backend.solutions(Instance(6)))
+
+
+@pytest.mark.parametrize("strategy", sorted(set(STRATEGIES) - {"localsearch"}))
 def test_cpsat_counting_callback_count_equals_enumeration(strategy: str) -> None:
     backend = create_backend("cpsat", strategy=strategy)
     for n in range(0, 10):

@@ -149,13 +149,17 @@ class CpSatBackend(Backend):
         if instance.n == 0:
             yield ()
             return
-        if limit != 1 and self.options["strategy"] == "localsearch":
-            raise BackendOptionError("strategy localsearch finds one solution only: it cannot enumerate")
+        if limit != 1:
+            self._check_can_enumerate()
         built = self._build(instance, unique=unique)
         if limit == 1:
             yield from self._first(built)
         else:
             yield from self._enumerate(built)
+
+    def _check_can_enumerate(self) -> None:
+        if self.options["strategy"] == "localsearch":
+            raise BackendOptionError("strategy localsearch finds one solution only: it cannot enumerate")
 
     def count(self, instance: Instance, *, limit: int | None = None, unique: bool = False) -> int:
         """The number of solutions; a full count runs the search with a counting callback.
@@ -166,6 +170,7 @@ class CpSatBackend(Backend):
         if limit is not None or unique or instance.n == 0:
             return super().count(instance, limit=limit, unique=unique)
         self.ensure_available()
+        self._check_can_enumerate()
         from ortools.sat.python import cp_model
 
         solver = self._solver(enumerate_all=True)
