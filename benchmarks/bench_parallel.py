@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
 import statistics
 import sys
 import time
@@ -45,19 +44,8 @@ from nqueens_cp.parallel import (
 )
 from nqueens_cp.parallel.executors import TaskExecutor
 
-
-def machine() -> str:
-    """CPU model and core count, from /proc/cpuinfo where it exists."""
-    model = platform.processor() or platform.machine()
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as handle:
-            for line in handle:
-                if line.startswith("model name"):
-                    model = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    return f"{model}, {os.cpu_count()} cores, Python {platform.python_version()}"
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from _common import machine
 
 
 def load() -> str:
