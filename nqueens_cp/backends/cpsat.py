@@ -98,6 +98,9 @@ class CpSatBackend(Backend):
 
         solver = cp_model.CpSolver()
         params = solver.parameters
+        # CP-SAT would install its own SIGINT handler and leave SIG_DFL behind after the solve,
+        # so a later Ctrl-C kills the process instead of raising KeyboardInterrupt.
+        params.catch_sigint_signal = False
         for key, value in STRATEGIES[self.options["strategy"]].items():
             setattr(params, key, value)
         if enumerate_all:
