@@ -2,4 +2,5 @@
 
 from .cli import main
 
-raise SystemExit(main())
+if __name__ == "__main__":  # worker processes re-import the main module: they must not run the CLI
+    raise SystemExit(main())

@@ -30,6 +30,14 @@ class SolverError(NQueensError, RuntimeError):
     """A solver failed or stopped before it could answer (for example a time limit was hit)."""
 
 
+class CheckpointError(NQueensError):
+    """A checkpoint file cannot be used: made for another run, unreadable, or not a checkpoint."""
+
+
+class SubProblemError(NQueensError, RuntimeError):
+    """A sub-problem of a split run kept failing after its retries; the run has no complete result."""
+
+
 class ModelFileError(NQueensError, ValueError):
     """A file to read back (a solver's answer for an exported model) is unreadable or malformed."""
 

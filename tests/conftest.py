@@ -19,6 +19,7 @@ REPO = Path(__file__).resolve().parents[1]
 #: Every backend with its defaults, the sat backend once per encoding, and two more sat solvers.
 CONFIGS: list[tuple[str, dict[str, Any]]] = [
     *[(name, {}) for name in ("backtrack", "bitboard", "cpsat")],
+    ("bitboard", {"kernel": "python"}),
     ("cpsat", {"workers": 2}),
     *[("sat", {"encoding": encoding}) for encoding in ENCODINGS],
     ("sat", {"solver": "minisat22"}),

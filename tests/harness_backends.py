@@ -66,7 +66,7 @@ class DuplicateBackend(BitboardBackend):
 
 
 class HangingBackend(BitboardBackend):
-    """Never answers for boards larger than 1 (the warm-up on the 1x1 board still works)."""
+    """Never answers for boards larger than 1x1."""
 
     name = "test-hangs"
     summary = "hangs"

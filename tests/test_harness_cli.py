@@ -238,3 +238,35 @@ def test_other_tasks_from_the_command_line(tmp_path: Path, capsys: pytest.Captur
     assert "first solution" in report and "[answer] test-silent n=4" in report
     one_line_error(capsys, main(["compare", "--task", "first", "--unique", "--out", str(tmp_path / "x")]),
                    "--unique")
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="workers die with their parent on Linux")
+def test_no_worker_outlives_a_killed_comparison(tmp_path: Path) -> None:
+    import os
+    import signal
+    import time
+
+    repo = Path(__file__).resolve().parents[1]
+    code = (
+        f"import sys; sys.path.insert(0, {str(repo)!r})\n"
+        "from nqueens_cp.backends.registry import register_backend\n"
+        "from tests.harness_backends import HangingBackend\n"
+        "register_backend('test-hangs', HangingBackend)\n"
+        "from nqueens_cp.cli import main\n"
+        f"main(['compare', '--n', '4', '--backends', 'test-hangs', '--timeout', '60', '--out', {str(tmp_path)!r}])\n"
+    )
+    parent = subprocess.Popen([sys.executable, "-c", code])
+    try:
+        workers: list[str] = []
+        deadline = time.monotonic() + 30
+        while not workers and time.monotonic() < deadline:
+            time.sleep(0.2)
+            workers = subprocess.run(["pgrep", "-P", str(parent.pid)], capture_output=True, text=True).stdout.split()
+        assert workers, "the worker never started"
+    finally:
+        os.kill(parent.pid, signal.SIGKILL)
+        parent.wait()
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and any(Path(f"/proc/{pid}").exists() for pid in workers):
+        time.sleep(0.1)
+    assert not any(Path(f"/proc/{pid}").exists() for pid in workers)

@@ -9,12 +9,13 @@ from typing import Iterator
 
 import pytest
 
+from nqueens_cp.atomic import atomic_write
 from nqueens_cp.errors import ResultsFileError
 from nqueens_cp.harness.comparison import ComparisonRequest, run_comparison
 from nqueens_cp.harness.configs import default_configuration_texts, parse_configuration, parse_configurations
 from nqueens_cp.harness.results import CSV_COLUMNS, SCHEMA_VERSION, ComparisonResults
 from nqueens_cp.harness.tasks import AllSolutions
-from nqueens_cp.reports.files import OutputFiles, atomic_write
+from nqueens_cp.reports.files import OutputFiles
 from nqueens_cp.reports.plot import runtime_plot_png
 from nqueens_cp.reports.render import FORMATS, render
 from nqueens_cp.reports.tables import build_report, format_time, format_time_range

@@ -7,11 +7,11 @@ import os
 import signal
 import sys
 import threading
-from typing import Iterator
+from typing import Callable, Iterator
 
 import pytest
 
-from nqueens_cp import Instance
+from nqueens_cp import Instance, create_backend
 from nqueens_cp.harness.comparison import ComparisonRequest, run_comparison
 from nqueens_cp.harness.configs import parse_configurations
 from nqueens_cp.harness.results import FAIL, NOT_RUN, PASS, Check, ComparisonResults
@@ -29,14 +29,14 @@ def broken_backends() -> Iterator[None]:
 
 def compare(
     backends: str, ns: tuple[int, ...], *, repeat: int = 1, timeout: float = 20.0, store_limit: int = 100_000,
-    task: Task | None = None,
+    task: Task | None = None, on_progress: Callable[[int, int, RunRequest], None] | None = None,
 ) -> ComparisonResults:
     configurations = parse_configurations(backends.split(","))
     request = ComparisonRequest(
         task=task or AllSolutions(), configurations=configurations, ns=ns, repeat=repeat, timeout=timeout,
         store_limit=store_limit, baseline=configurations[0].label, command="test",
     )
-    return run_comparison(request)
+    return run_comparison(request, on_progress=on_progress)
 
 
 def failed(results: ComparisonResults, config: str) -> list[Check]:
@@ -178,13 +178,32 @@ def test_unique_task_counts_fundamental_solutions() -> None:
     assert results.task.expected_label == "A002562"
 
 
+class SignalWhenHanging:
+    """Sends ``signum`` to this process shortly after the hanging backend's run started."""
+
+    def __init__(self, signum: int) -> None:
+        self.signum = signum
+        self.timer: threading.Timer | None = None
+
+    def __call__(self, index: int, total: int, request: RunRequest) -> None:
+        if request.config.label == "test-hangs" and self.timer is None:
+            self.timer = threading.Timer(0.5, os.kill, (os.getpid(), self.signum))
+            self.timer.start()
+
+    def __enter__(self) -> SignalWhenHanging:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.timer is not None:
+            self.timer.join()
+
+
 def test_ctrl_c_returns_what_was_done_marked_incomplete() -> None:
-    timer = threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT))
-    timer.start()
-    try:
-        results = compare("bitboard,test-hangs", (4, 5, 6), timeout=30)
-    finally:
-        timer.cancel()
+    # An in-process CP-SAT solve leaves SIGINT at the C default (no KeyboardInterrupt, the process
+    # just dies): the comparison must re-arm Python's handler, or this test would kill pytest.
+    assert create_backend("cpsat").count(Instance(5)) == 10
+    with SignalWhenHanging(signal.SIGINT) as interrupt:
+        results = compare("bitboard,test-hangs", (4, 5, 6), timeout=30, on_progress=interrupt)
     assert not results.complete
     assert "Ctrl-C" in results.interruption
     assert [(r.config, r.n) for r in results.runs] == [("bitboard", 4)]
@@ -193,14 +212,11 @@ def test_ctrl_c_returns_what_was_done_marked_incomplete() -> None:
 
 
 def test_sigterm_also_stops_the_comparison() -> None:
-    timer = threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGTERM))
-    timer.start()
-    try:
-        results = compare("bitboard,test-hangs", (4,), timeout=30)
-    finally:
-        timer.cancel()
+    before = signal.getsignal(signal.SIGTERM)
+    with SignalWhenHanging(signal.SIGTERM) as terminate:
+        results = compare("bitboard,test-hangs", (4,), timeout=30, on_progress=terminate)
     assert not results.complete and "SIGTERM" in results.interruption
-    assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
+    assert signal.getsignal(signal.SIGTERM) == before  # the handler is only there while runs are made
 
 
 def test_check_statuses_are_known() -> None:

@@ -53,31 +53,33 @@ class BacktrackBackend(Backend):
 
     def _rows(self, instance: Instance, first_row_max: int | None) -> Iterator[Solution]:
         n = instance.n
+        if n == 0:
+            return iter([()])
         if sys.getrecursionlimit() < n + 100:
             sys.setrecursionlimit(n + 100)  # one generator frame per row
         pre_placed = instance.placements
+        last = n - 1
         column_taken = [False] * n
         up_taken = [False] * (2 * n - 1)  # indexed by row + col
         down_taken = [False] * (2 * n - 1)  # indexed by row - col + n - 1
-        placed: list[int] = []
-
-        def candidates(row: int) -> list[int]:
-            if row in pre_placed:
-                return [pre_placed[row]]
-            return list(range(n if row or first_row_max is None else min(n, first_row_max + 1)))
+        placed = [0] * n
+        # The columns each row may try, built once: all of them, or the pre-placed one.
+        every_column = tuple(range(n))
+        candidates = [(pre_placed[row],) if row in pre_placed else every_column for row in range(n)]
+        if first_row_max is not None and 0 not in pre_placed:
+            candidates[0] = every_column[: first_row_max + 1]  # symmetry: only the left half of row 0
 
         def place(row: int) -> Iterator[Solution]:
-            if row == n:
-                yield tuple(placed)
-                return
-            for col in candidates(row):
-                up, down = row + col, row - col + n - 1
+            for col in candidates[row]:
+                up, down = row + col, row - col + last
                 if column_taken[col] or up_taken[up] or down_taken[down]:
                     continue
+                placed[row] = col
+                if row == last:  # the board is full: no need to go one level deeper
+                    yield tuple(placed)
+                    continue
                 column_taken[col] = up_taken[up] = down_taken[down] = True
-                placed.append(col)
                 yield from place(row + 1)
-                placed.pop()
                 column_taken[col] = up_taken[up] = down_taken[down] = False
 
         return place(0)

@@ -4,14 +4,29 @@ Bit ``c`` of ``columns`` is set when column ``c`` holds a queen. ``left`` and ``
 squares of the current row attacked along the two diagonals; moving down one row shifts them by
 one bit. The free squares of a row are ``~(columns | left | right) & full``; the lowest free
 bit is taken with ``free & -free``. A pre-placed queen's row offers only its own bit.
+
+Two kernels run this search. ``kernel=compiled`` (the default) uses the numba kernels of
+``bitboard_kernel``: counting on an empty board uses the square's 8 symmetries (one pass gives
+the total and the number of classes), and enumeration streams solutions from compiled code in
+batches. ``kernel=python`` is the readable pure-Python version below, kept as the reference; it
+is also used for boards larger than the compiled kernel's ``MAX_N``. numba is imported only when
+the compiled kernel is first used, so neither start-up nor the other backends pay for it.
 """
 
 from __future__ import annotations
 
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterator
 
+from ..errors import BackendOptionError, BackendUnavailableError, NQueensError
 from ..instance import Instance, Solution
-from .base import Backend
+from .base import Backend, OptionSpec
+
+if TYPE_CHECKING:
+    from types import ModuleType
+
+#: Boards up to this size use the compiled kernel (kept equal to ``bitboard_kernel.MAX_N``;
+#: duplicated here so that choosing a kernel does not import numba).
+COMPILED_MAX_N = 32
 
 
 def _row_masks(instance: Instance) -> list[int]:
@@ -25,9 +40,51 @@ def _row_masks(instance: Instance) -> list[int]:
 
 class BitboardBackend(Backend):
     name = "bitboard"
-    summary = "backtracking on bit masks (columns and both diagonals as integers)"
+    summary = "backtracking on bit masks (columns and both diagonals as integers), compiled with numba"
+    option_specs = (
+        OptionSpec(
+            "kernel", str, "compiled",
+            "compiled: numba kernels, symmetry-reduced counting; python: the readable pure-Python search",
+            choices=("compiled", "python"),
+        ),
+        OptionSpec("batch_size", int, 8192, "compiled enumeration: solutions passed to Python per batch", minimum=1),
+    )
+
+    def _kernel(self, instance: Instance) -> ModuleType | None:
+        """The compiled kernel module when it applies to ``instance``, else None (pure Python)."""
+        if self.options["kernel"] != "compiled" or instance.n > COMPILED_MAX_N:
+            return None
+        try:
+            from . import bitboard_kernel
+        except ImportError as error:
+            raise BackendUnavailableError(
+                f"backend bitboard: the compiled kernel needs numba ({error}); "
+                "pip install numba, or use -O kernel=python"
+            ) from None
+        return bitboard_kernel
 
     def _solutions(self, instance: Instance, limit: int | None) -> Iterator[Solution]:
+        kernel = self._kernel(instance)
+        if kernel is None:
+            return self._python_solutions(instance)
+        batch_size: int = self.options["batch_size"]
+        if limit is not None:
+            batch_size = max(1, min(batch_size, limit))
+        solutions: Iterator[Solution] = kernel.iter_solutions(_row_masks(instance), batch_size)
+        return solutions
+
+    def _unique_solutions(self, instance: Instance, limit: int | None) -> Iterator[Solution]:
+        kernel = self._kernel(instance)
+        if kernel is None:
+            return super()._unique_solutions(instance, limit)
+        batch_size: int = self.options["batch_size"]
+        if limit is not None:
+            batch_size = max(1, min(batch_size, limit))
+        solutions: Iterator[Solution] = kernel.iter_unique_solutions(instance.n, batch_size)
+        return solutions
+
+    def _python_solutions(self, instance: Instance) -> Iterator[Solution]:
+        """The pure-Python search: an explicit stack of (row, free bits, columns, left, right)."""
         n = instance.n
         if n == 0:
             yield ()
@@ -54,9 +111,30 @@ class BitboardBackend(Backend):
             stack.append((row + 1, next_free, next_columns, next_left, next_right))
 
     def count(self, instance: Instance, *, limit: int | None = None, unique: bool = False) -> int:
-        if unique or limit is not None:
-            return super().count(instance, limit=limit, unique=unique)
+        """The number of solutions, or of symmetry classes with ``unique``; at most ``limit``.
+
+        With the compiled kernel an empty board is counted with the full symmetry group; pre-placed
+        queens or a limit use the plain compiled search (no symmetry is exact there).
+        """
+        if limit is not None and limit < 0:
+            raise BackendOptionError(f"limit must be >= 0, got {limit}")
+        if unique and instance.fixed:
+            raise NQueensError("unique (solutions up to symmetry) needs an instance with no pre-placed queens")
         self.ensure_available()
+        kernel = self._kernel(instance)
+        if kernel is None:
+            if unique or limit is not None:
+                return super().count(instance, limit=limit, unique=unique)
+            return self._python_count(instance)
+        if limit is None and not instance.fixed:
+            total, classes = kernel.count_symmetric(instance.n)
+            return int(classes if unique else total)
+        if unique:
+            return super().count(instance, limit=limit, unique=True)
+        return int(kernel.count_masked(_row_masks(instance), limit))
+
+    def _python_count(self, instance: Instance) -> int:
+        """The pure-Python count: recursion that counts the free squares of the last row."""
         n = instance.n
         if n == 0:
             return 1
@@ -75,3 +153,13 @@ class BitboardBackend(Backend):
             return total
 
         return count_from(0, 0, 0, 0)
+
+    def count_with_classes(self, instance: Instance) -> tuple[int, int]:
+        """``(solutions, symmetry classes)`` of an empty board in one pass (OEIS A000170, A002562)."""
+        if instance.fixed:
+            raise NQueensError("counting symmetry classes needs an instance with no pre-placed queens")
+        kernel = self._kernel(instance)
+        if kernel is None:
+            return self.count(instance), self.count(instance, unique=True)
+        total, classes = kernel.count_symmetric(instance.n)
+        return int(total), int(classes)

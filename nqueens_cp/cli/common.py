@@ -38,12 +38,14 @@ def option_pair(text: str) -> tuple[str, str]:
     return key.strip().replace("-", "_"), value.strip()
 
 
-def add_backend_options(parser: argparse.ArgumentParser) -> None:
+def add_backend_options(
+    parser: argparse.ArgumentParser, *, workers_help: str = "cpsat: number of search workers"
+) -> None:
     """The backend options every solving command accepts (each goes to the chosen backend)."""
     group = parser.add_argument_group("backend options (passed to the backend, which checks them)")
     group.add_argument("--encoding", help="sat: cardinality encoding (see `nqueens-cp backends`)")
     group.add_argument("--solver", help="sat: PySAT solver name (see `nqueens-cp backends`)")
-    group.add_argument("--workers", type=int, help="cpsat: number of search workers")
+    group.add_argument("--workers", type=int, metavar="W", help=workers_help)
     group.add_argument("--time-limit", type=float, metavar="SECONDS", help="cpsat: time limit in seconds")
     group.add_argument(
         "-O", "--option", dest="extra_options", type=option_pair, action="append", default=None,

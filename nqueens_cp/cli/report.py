@@ -28,9 +28,9 @@ def add_parser(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..atomic import atomic_write
     from ..errors import OutputExistsError, ResultsFileError
     from ..harness.results import ComparisonResults
-    from ..reports.files import atomic_write
     from ..reports.render import render
     from ..reports.tables import build_report
 

@@ -10,6 +10,7 @@ from typing import Any, TextIO
 from ..backends.registry import create_backend
 from ..instance import Instance, Solution
 from .common import add_backend_options, backend_options, board_size, check_placements, placement
+from .split_run import WORKERS_HELP, add_parallel_arguments, run_split, wants_split
 
 
 def add_parser(subparsers: Any) -> None:
@@ -32,7 +33,8 @@ def add_parser(subparsers: Any) -> None:
     )
     parser.add_argument("--show", action="store_true", help="draw each board under its tuple")
     parser.add_argument("--format", choices=("text", "jsonl"), default="text", help="output format")
-    add_backend_options(parser)
+    add_backend_options(parser, workers_help=WORKERS_HELP)
+    add_parallel_arguments(parser)
     parser.set_defaults(run=run)
 
 
@@ -57,7 +59,15 @@ def _emit(solution: Solution, args: argparse.Namespace, out: TextIO) -> None:
 
 def run(args: argparse.Namespace) -> int:
     instance = Instance(args.n, check_placements(args.n, args.fix))
-    backend = create_backend(args.backend, **backend_options(args))
+    options = backend_options(args)
+    if args.count or args.all:
+        # --workers counts worker processes here (see split_run.WORKERS_HELP), never backend workers.
+        options.pop("workers", None)
+        if wants_split(args):
+            return run_split(args, instance, options)
+    else:
+        wants_split(args)  # refuses split flags without --count/--all
+    backend = create_backend(args.backend, **options)
     out = sys.stdout
     if args.count:
         print(backend.count(instance, limit=args.limit, unique=args.unique))

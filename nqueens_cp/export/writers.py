@@ -14,13 +14,16 @@ from __future__ import annotations
 
 import importlib.util
 import os
-import tempfile
-from pathlib import Path
 from typing import Callable
 
-from ..backends.sat import DEFAULT_ENCODING, ENCODINGS, build_cnf, lines_of
+from ..atomic import atomic_write
+from ..backends.sat import ENCODINGS, build_cnf, lines_of
 from ..errors import BackendOptionError, BackendUnavailableError
 from ..instance import Instance
+
+#: The encoding ``dimacs`` exports by default: the documented, readable seqcounter (the ``sat``
+#: backend's own default is chosen for enumeration speed and may differ).
+DEFAULT_ENCODING = "seqcounter"
 
 __all__ = [
     "FORMATS",
@@ -211,16 +214,4 @@ def export_model(instance: Instance, fmt: str, encoding: str | None = None) -> s
 
 def write_text_atomic(path: str | os.PathLike[str], text: str) -> None:
     """Write ``text`` to ``path`` atomically: a temporary file in the same directory, then a rename."""
-    target = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent or ".")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-        umask = os.umask(0o022)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes it 0600; give it an ordinary file's mode
-        os.replace(tmp, target)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    atomic_write(path, text)

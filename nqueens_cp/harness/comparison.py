@@ -51,7 +51,8 @@ class _Stop(KeyboardInterrupt):
 
 
 @contextmanager
-def _sigterm_stops() -> Iterator[None]:
+def _stop_signals_handled() -> Iterator[None]:
+    """SIGTERM raises ``_Stop``; SIGINT raises ``KeyboardInterrupt`` (re-armed, see below)."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -59,11 +60,18 @@ def _sigterm_stops() -> Iterator[None]:
     def handler(signum: int, frame: FrameType | None) -> None:
         raise _Stop("terminated (SIGTERM)")
 
-    previous = signal.signal(signal.SIGTERM, handler)
+    previous_term = signal.signal(signal.SIGTERM, handler)
+    # A native library may have reset SIGINT to the C default behind Python's back (CP-SAT does
+    # so after every in-process solve, as it removes its own Ctrl-C handler): Ctrl-C would then
+    # kill this process outright and the results so far would be lost. Installing Python's
+    # handler again re-arms it. A SIGINT ignored on purpose (a background job) stays ignored.
+    previous_int = signal.getsignal(signal.SIGINT)
+    if previous_int is signal.default_int_handler:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        signal.signal(signal.SIGTERM, previous_term)
 
 
 def run_comparison(
@@ -105,7 +113,7 @@ def run_comparison(
             on_progress(index, len(requests), run)
 
     interruption = ""
-    with _sigterm_stops():
+    with _stop_signals_handled():
         try:
             for result in run_plan(runner, requests, on_start=progress):
                 if pending and result.record.n != pending[0].record.n:

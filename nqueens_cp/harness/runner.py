@@ -15,8 +15,11 @@ it must be importable (a module-level class, or registered as ``"module:Class"``
 from __future__ import annotations
 
 import multiprocessing
+import os
 import signal
 import sys
+import threading
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Sequence
 
@@ -28,6 +31,22 @@ from .worker import WorkerJob, WorkerReport, worker_main
 
 #: Seconds a worker gets to exit after it reported, before it is killed.
 EXIT_GRACE = 5.0
+
+
+#: Signals that stop a comparison; held back while a worker is being started.
+STOP_SIGNALS = frozenset({signal.SIGINT, signal.SIGTERM})
+
+
+@contextmanager
+def _stop_signals_blocked() -> Iterator[None]:
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 def default_start_method() -> str:
@@ -91,10 +110,11 @@ class Runner:
 
         job = WorkerJob(config.backend_class(), config.options, self.task, instance, self.store_limit)
         receiver, sender = self._context.Pipe(duplex=False)
-        process = self._context.Process(target=worker_main, args=(sender, job), daemon=True)
+        process = self._context.Process(target=worker_main, args=(sender, job, os.getpid()), daemon=True)
         grace = 0.0  # how long the worker may take to exit by itself once we are done with it
         try:
-            process.start()
+            with _stop_signals_blocked():
+                process.start()  # a Ctrl-C now waits until the worker is known, so it can be killed
             sender.close()  # the parent's copy: the worker's end alone keeps the pipe open
             if not receiver.poll(self.timeout):
                 return RunResult(record("timeout", f"no answer within {self.timeout:g} s; worker killed"))

@@ -2,8 +2,8 @@
 
 The worker
 
-1. records its starting memory, constructs the backend, and warms it up on the 1x1 board so
-   that importing the solver package is not part of the timing;
+1. records its starting memory, constructs the backend, and warms it up on the 4x4 board so
+   that importing the solver package (or loading a compiled kernel) is not part of the timing;
 2. records the model size (untimed);
 3. pulls solutions from the backend in chunks, timing only the backend's iterator (wall clock
    and process CPU time, all threads), and between chunks, untimed, feeds every solution to the
@@ -33,6 +33,9 @@ from .tasks import Task
 
 #: Solutions pulled from a backend between two pauses of the clock.
 CHUNK = 512
+#: The board each worker solves first, untimed, so that importing a solver package, building
+#: lazy tables or loading compiled kernels is not charged to the measured run.
+WARM_UP = Instance(4)
 #: How many offending solutions a worker reports in full (the totals are always reported).
 EXAMPLES = 5
 
@@ -81,7 +84,7 @@ def execute(job: WorkerJob) -> WorkerReport:
     """Run ``job`` in this process and report (exceptions from the backend propagate)."""
     baseline = max_rss_kb()
     backend = job.backend_class(**dict(job.options))
-    for _ in job.task.solutions(backend, Instance(1)):  # warm-up: imports, lazy set-up
+    for _ in job.task.solutions(backend, WARM_UP):  # imports, lazy set-up, JIT loading: untimed
         pass
     instance = job.instance
     model_size = backend.model_size(instance)
@@ -150,11 +153,29 @@ def describe_exception(error: BaseException) -> str:
     return text
 
 
-def worker_main(connection: Any, job: WorkerJob) -> None:
+def _die_with_parent(parent: int) -> None:
+    """On Linux, have the kernel kill this worker if the comparison process dies (even by SIGKILL)."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, int(signal.SIGKILL))  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):  # pragma: no cover - no prctl here
+        return
+    if os.getppid() != parent:  # the parent died before prctl took effect
+        os._exit(1)
+
+
+def worker_main(connection: Any, job: WorkerJob, parent: int | None = None) -> None:
     """Entry point of a worker process: run ``job``, send ``("ok", report)`` or ``("error", reason)``."""
+    if parent is not None:
+        _die_with_parent(parent)
     # Ctrl-C goes to the whole process group: the parent decides, the worker ignores it.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})  # blocked while forking
     try:
         message: tuple[str, Any] = ("ok", execute(job))
     except BaseException as error:

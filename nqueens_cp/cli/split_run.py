@@ -1,0 +1,159 @@
+"""The ``solve`` flags for split runs (``--workers``, ``--executor``, ``--split-depth``, ...) and their run.
+
+Not a sub-command of its own: ``solve`` adds these flags with :func:`add_parallel_arguments` and
+hands ``--count`` / ``--all`` runs that use them to :func:`run_split`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from ..errors import NQueensError, SubProblemError
+from ..instance import Instance
+
+#: ``--workers`` help on ``solve``: the flag has two meanings, told apart by the task.
+WORKERS_HELP = (
+    "with --count or --all: the number of parallel worker processes of a split run, for every "
+    "backend (W > 1 splits the instance; default 1); for the first-solution search (no --count/--all): "
+    "passed to the cpsat backend as its number of search workers (other backends have none)"
+)
+
+#: The flags that make a ``--count`` / ``--all`` run a split run, by argparse destination.
+SPLIT_FLAGS = {
+    "executor": "--executor",
+    "scheduler": "--scheduler",
+    "split_depth": "--split-depth",
+    "checkpoint": "--checkpoint",
+    "retries": "--retries",
+}
+
+
+def _non_negative(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be >= 0, got {value}")
+    return value
+
+
+def add_parallel_arguments(parser: argparse.ArgumentParser) -> None:
+    """The split-run flags of ``solve`` (``--workers`` itself comes with the backend options)."""
+    group = parser.add_argument_group(
+        "split runs (with --count or --all; see README 'Scaling out')",
+        "The instance is split into sub-problems by fixing the queens of the first rows; their "
+        "results are added up. With --all the solutions are streamed as sub-problems finish, so "
+        "their order differs from a serial run (the set is the same).",
+    )
+    group.add_argument(
+        "--executor",
+        choices=("processes", "dask"),
+        help="where sub-problems run: a local process pool (default when --workers > 1), or Dask "
+        "distributed (a local cluster of --workers processes, default 2, or the one at --scheduler)",
+    )
+    group.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="address of a running Dask scheduler, e.g. tcp://host:8786 (implies --executor dask)",
+    )
+    group.add_argument(
+        "--split-depth",
+        type=_non_negative,
+        metavar="K",
+        help="fix the queens of the first K rows in each sub-problem (default: the checkpoint's "
+        "depth when resuming, else the smallest K giving at least 16 sub-problems per worker)",
+    )
+    group.add_argument(
+        "--checkpoint",
+        metavar="FILE",
+        help="SQLite file: each finished sub-problem is committed to it, and the same command run "
+        "again resumes from it; a file made for another instance, backend, options, split depth "
+        "or task is refused. With --all the solutions are stored too (n bytes each, compressed)",
+    )
+    group.add_argument(
+        "--retries",
+        type=_non_negative,
+        default=None,
+        metavar="R",
+        help="retry a failing sub-problem up to R times (default 2), then stop with exit status 1 "
+        "and no result",
+    )
+
+
+def wants_split(args: argparse.Namespace) -> bool:
+    """Whether this ``solve`` is a split run; raises for split flags without ``--count``/``--all``."""
+    given = [flag for dest, flag in SPLIT_FLAGS.items() if getattr(args, dest, None) is not None]
+    if not (args.count or args.all):
+        if given:
+            raise NQueensError(f"{given[0]} needs --count or --all")
+        return False
+    workers = args.workers
+    if workers is not None and workers < 1:
+        raise NQueensError(f"--workers must be >= 1, got {workers}")
+    return bool(given) or (workers is not None and workers > 1)
+
+
+def run_split(args: argparse.Namespace, instance: Instance, options: dict[str, Any]) -> int:
+    """Run ``solve --count`` / ``--all`` as a split run; returns the exit status."""
+    from ..parallel import ParallelConfig, SplitRun
+    from .solve import _emit
+
+    if args.limit is not None:
+        raise NQueensError("--limit cannot be combined with a split run (--workers > 1, --split-depth, ...)")
+    if args.scheduler is not None and args.executor == "processes":
+        raise NQueensError("--scheduler is a Dask address: use it with --executor dask (or alone)")
+    executor = args.executor
+    workers = args.workers if args.workers is not None else 1
+    if executor == "dask" and args.workers is None:
+        workers = 2
+    config = ParallelConfig(
+        workers=workers,
+        executor=executor,
+        scheduler=args.scheduler,
+        split_depth=args.split_depth,
+        checkpoint=args.checkpoint,
+        max_attempts=(args.retries if args.retries is not None else 2) + 1,
+    )
+    out = sys.stdout
+    # The bar shares the terminal with --all's output only when that goes elsewhere.
+    show_bar = sys.stderr.isatty() and (args.count or not out.isatty())
+
+    def notify(message: str) -> None:
+        sys.stderr.write(f"nqueens-cp: {message}\n")
+
+    run = SplitRun(
+        instance,
+        args.backend,
+        options,
+        enumerate=args.all,
+        unique=args.unique,
+        config=config,
+        notify=notify,
+        progress=sys.stderr if show_bar else None,
+    )
+    try:
+        if args.count:
+            result = run.count()
+            print(result.count)
+            if show_bar:
+                sys.stderr.write(
+                    f"{result.subproblems} sub-problems (split depth {result.depth}, {result.resumed} "
+                    f"resumed) in {result.seconds:.1f} s\n"
+                )
+            return 0
+        found = 0
+        for solution in run.solutions():
+            _emit(solution, args, out)
+            found += 1
+        out.flush()
+    except SubProblemError as error:
+        out.flush()
+        sys.stderr.write(f"nqueens-cp: error: {error}\n")
+        return 1
+    if found == 0:
+        sys.stderr.write(f"no solution for {instance}\n")
+        return 1
+    return 0

@@ -1,0 +1,40 @@
+"""Scaling out: split an instance into sub-problems and solve them on all cores or a Dask cluster.
+
+* :mod:`.split`: sub-problems from fixing the queens of the first rows, with the first-row mirror.
+* :mod:`.tasks`: the picklable unit of work and the function a worker runs.
+* :mod:`.executors`: this process, a local process pool, or Dask ``distributed``.
+* :mod:`.checkpoint`: results kept in memory or committed one by one to an SQLite file.
+* :mod:`.run`: :class:`SplitRun`, which ties them together with retries and progress.
+
+Nothing here imports Dask until a Dask executor is made.
+"""
+
+from .checkpoint import CheckpointStore, MemoryStore, ResultStore
+from .executors import EXECUTOR_NAMES, DaskExecutor, InlineExecutor, ProcessPoolTaskExecutor, make_executor
+from .run import ParallelConfig, SolvedSubProblem, SplitCount, SplitRun
+from .split import SplitPlan, SubProblem, default_depth, expand, mirror, split_instance
+from .tasks import SubResult, SubTask, solve_subproblem
+
+__all__ = [
+    "EXECUTOR_NAMES",
+    "CheckpointStore",
+    "DaskExecutor",
+    "InlineExecutor",
+    "MemoryStore",
+    "ParallelConfig",
+    "ProcessPoolTaskExecutor",
+    "ResultStore",
+    "SolvedSubProblem",
+    "SplitCount",
+    "SplitPlan",
+    "SplitRun",
+    "SubProblem",
+    "SubResult",
+    "SubTask",
+    "default_depth",
+    "expand",
+    "make_executor",
+    "mirror",
+    "solve_subproblem",
+    "split_instance",
+]

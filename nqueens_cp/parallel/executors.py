@@ -1,0 +1,279 @@
+"""Where sub-problems run: in this process, in a local process pool, or on a Dask cluster.
+
+Every executor offers one operation, :meth:`TaskExecutor.outcomes`: it takes tasks from the left
+of a deque, keeps a bounded number of them in flight, and yields an :class:`Outcome` for each as
+it finishes (in completion order). The caller may append tasks to the deque between outcomes (a
+failed task is put back this way to be retried), and the iteration ends when the deque is empty
+and nothing is in flight. A task that raises, or whose worker process dies, comes back as an
+outcome with ``error`` set; it never ends the iteration.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import importlib
+import multiprocessing
+from abc import ABC, abstractmethod
+from collections import deque
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from types import TracebackType
+from typing import Any, Iterator
+
+from ..errors import NQueensError
+from .tasks import SubResult, SubTask, solve_subproblem
+
+#: The executor names ``--executor`` accepts.
+EXECUTOR_NAMES: tuple[str, ...] = ("inline", "processes", "dask")
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How one attempt at a task ended: a result, or a one-line description of the failure."""
+
+    task: SubTask
+    result: SubResult | None
+    error: str | None = None
+
+
+def _describe(error: BaseException) -> str:
+    text = str(error).strip().splitlines()
+    return f"{type(error).__name__}: {text[0]}" if text else type(error).__name__
+
+
+class TaskExecutor(ABC):
+    """Runs :class:`SubTask` s and reports their outcomes as they finish; a context manager."""
+
+    #: Short description for messages, e.g. ``"process pool (2 workers)"``.
+    description: str = ""
+
+    @property
+    @abstractmethod
+    def capacity(self) -> int:
+        """How many tasks can run at the same time (worker processes or threads)."""
+
+    @abstractmethod
+    def outcomes(self, queue: deque[SubTask]) -> Iterator[Outcome]:
+        """Run the tasks of ``queue`` (which may grow while this runs); yield outcomes as they finish."""
+
+    @abstractmethod
+    def close(self) -> None:
+        """Release the workers; tasks still running are abandoned."""
+
+    def __enter__(self) -> TaskExecutor:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, value: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+
+class InlineExecutor(TaskExecutor):
+    """Runs each task in this process, one after the other (``--workers 1``)."""
+
+    description = "this process"
+
+    @property
+    def capacity(self) -> int:
+        return 1
+
+    def outcomes(self, queue: deque[SubTask]) -> Iterator[Outcome]:
+        while queue:
+            task = queue.popleft()
+            try:
+                result = solve_subproblem(task)
+            except Exception as error:
+                yield Outcome(task, None, _describe(error))
+            else:
+                yield Outcome(task, result)
+
+    def close(self) -> None:
+        """Nothing to release: tasks ran in this process."""
+
+
+def _process_context() -> multiprocessing.context.BaseContext:
+    """``forkserver`` where it exists (no fork of a threaded parent), else ``spawn``."""
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+
+
+class ProcessPoolTaskExecutor(TaskExecutor):
+    """A local pool of ``workers`` processes (``concurrent.futures.ProcessPoolExecutor``).
+
+    At most ``workers`` tasks are handed to the pool at a time, so when a worker process dies
+    (which breaks the whole pool) only the tasks actually running are reported as failed; the
+    pool is then replaced by a fresh one and the run goes on.
+    """
+
+    def __init__(self, workers: int) -> None:
+        if workers < 1:
+            raise NQueensError(f"--workers must be >= 1, got {workers}")
+        self.workers = workers
+        self.description = f"process pool ({workers} worker{'s' if workers != 1 else ''})"
+        self._pool = self._new_pool()
+        self._in_flight: dict[concurrent.futures.Future[SubResult], SubTask] = {}
+
+    def _new_pool(self) -> concurrent.futures.ProcessPoolExecutor:
+        return concurrent.futures.ProcessPoolExecutor(max_workers=self.workers, mp_context=_process_context())
+
+    @property
+    def capacity(self) -> int:
+        return self.workers
+
+    def outcomes(self, queue: deque[SubTask]) -> Iterator[Outcome]:
+        in_flight = self._in_flight
+        if in_flight:
+            # Left over from a run that stopped early: their results belong to nobody now.
+            self._terminate()
+            in_flight.clear()
+            self._pool = self._new_pool()
+        while queue or in_flight:
+            while queue and len(in_flight) < self.workers:
+                task = queue.popleft()
+                in_flight[self._pool.submit(solve_subproblem, task)] = task
+            done, _ = concurrent.futures.wait(in_flight, return_when=concurrent.futures.FIRST_COMPLETED)
+            broken = False
+            for future in done:
+                task = in_flight.pop(future)
+                error = future.exception()
+                if error is None:
+                    yield Outcome(task, future.result())
+                elif isinstance(error, BrokenProcessPool):
+                    broken = True
+                    yield Outcome(task, None, "a worker process died while this sub-problem was running")
+                else:
+                    yield Outcome(task, None, _describe(error))
+            if broken:
+                # Every other future of the dead pool fails the same way; report them and start over.
+                for future, task in list(in_flight.items()):
+                    try:
+                        result = future.result()
+                    except BrokenProcessPool:
+                        yield Outcome(task, None, "a worker process died while this sub-problem was running")
+                    except Exception as error:
+                        yield Outcome(task, None, _describe(error))
+                    else:
+                        yield Outcome(task, result)
+                    del in_flight[future]
+                self._pool.shutdown(wait=False, cancel_futures=True)
+                self._pool = self._new_pool()
+
+    def close(self) -> None:
+        if not self._in_flight:
+            self._pool.shutdown(wait=True)
+            return
+        self._terminate()
+
+    def _terminate(self) -> None:
+        # Abandoned tasks would keep their workers (and the interpreter's exit) busy to the end.
+        # ``_processes`` is private to ProcessPoolExecutor but stable since Python 3.2.
+        processes = list((getattr(self._pool, "_processes", None) or {}).values())
+        self._pool.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            if process.is_alive():
+                process.terminate()
+
+
+class DaskExecutor(TaskExecutor):
+    """Tasks on a Dask ``distributed`` cluster: a new local one, or an existing one at ``scheduler``.
+
+    Without ``scheduler`` a ``LocalCluster`` of ``workers`` single-threaded worker processes is
+    started and shut down afterwards. With ``scheduler`` (``tcp://host:8786``) the client connects
+    to that cluster, whose workers must have ``nqueens-cp`` installed; ``workers`` is then ignored.
+    Up to twice the cluster's thread count of tasks is submitted at a time.
+    """
+
+    def __init__(self, scheduler: str | None = None, workers: int = 2) -> None:
+        try:
+            # Imported as Any: distributed's own annotations are partial.
+            distributed: Any = importlib.import_module("distributed")
+        except ImportError:
+            raise NQueensError(
+                "--executor dask needs Dask: pip install 'nqueens-cp[dask]'"
+            ) from None
+        self._cluster: Any = None
+        try:
+            if scheduler is None:
+                if workers < 1:
+                    raise NQueensError(f"--workers must be >= 1, got {workers}")
+                self._cluster = distributed.LocalCluster(
+                    n_workers=workers,
+                    threads_per_worker=1,
+                    processes=True,
+                    dashboard_address=None,
+                    silence_logs=50,
+                )
+                self._client: Any = distributed.Client(self._cluster)
+                self.description = f"Dask local cluster ({workers} worker processes)"
+            else:
+                self._client = distributed.Client(scheduler, timeout="20s")
+                self.description = f"Dask cluster at {scheduler}"
+        except NQueensError:
+            self.close()
+            raise
+        except (OSError, TimeoutError) as error:
+            self.close()
+            raise NQueensError(f"cannot reach the Dask scheduler {scheduler}: {_describe(error)}") from None
+        self._as_completed = distributed.as_completed
+
+    @property
+    def client(self) -> Any:
+        """The ``distributed.Client`` (for inspecting the cluster)."""
+        return self._client
+
+    @property
+    def scheduler_address(self) -> str:
+        """The address of the scheduler, e.g. ``tcp://127.0.0.1:40123``."""
+        address: str = self._client.scheduler.address
+        return address
+
+    @property
+    def capacity(self) -> int:
+        threads: dict[str, int] = self._client.nthreads()
+        return max(1, sum(threads.values()))
+
+    def outcomes(self, queue: deque[SubTask]) -> Iterator[Outcome]:
+        window = 2 * self.capacity
+        pending: dict[Any, SubTask] = {}
+        completed = self._as_completed()
+
+        def top_up() -> None:
+            while queue and len(pending) < window:
+                task = queue.popleft()
+                future = self._client.submit(solve_subproblem, task, pure=False)
+                pending[future] = task
+                completed.add(future)
+
+        top_up()
+        while pending:
+            future = next(completed)
+            task = pending.pop(future)
+            try:
+                result = future.result()
+            except (Exception, asyncio.CancelledError) as error:
+                yield Outcome(task, None, _describe(error))
+            else:
+                yield Outcome(task, result)
+            finally:
+                future.release()
+            top_up()
+
+    def close(self) -> None:
+        client = getattr(self, "_client", None)
+        if client is not None:
+            client.close()
+        if self._cluster is not None:
+            self._cluster.close()
+
+
+def make_executor(name: str, *, workers: int = 1, scheduler: str | None = None) -> TaskExecutor:
+    """The executor called ``name`` (one of :data:`EXECUTOR_NAMES`)."""
+    if name == "inline":
+        return InlineExecutor()
+    if name == "processes":
+        return ProcessPoolTaskExecutor(workers)
+    if name == "dask":
+        return DaskExecutor(scheduler, workers)
+    raise NQueensError(f"unknown executor {name!r} (choose from {', '.join(EXECUTOR_NAMES)})")

@@ -1,0 +1,175 @@
+"""Splitting into sub-problems: the plan itself, and identical results at every depth for every backend."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from functools import cache
+from itertools import permutations, product
+
+import pytest
+
+from nqueens_cp import A000170, A002562, Instance, NQueensError, create_backend
+from nqueens_cp.backends.registry import backend_names
+from nqueens_cp.checker import is_valid_solution
+from nqueens_cp.parallel import (
+    ParallelConfig,
+    ProcessPoolTaskExecutor,
+    SplitRun,
+    default_depth,
+    expand,
+    mirror,
+    split_instance,
+)
+
+#: Every registered backend at the time the tests are collected (cpsat and sat included).
+BACKENDS = backend_names()
+
+
+@cache
+def reference(instance: Instance) -> frozenset[tuple[int, ...]]:
+    """Solutions by brute force over the permutations (every solution is one), judged by the checker."""
+    fixed = instance.fixed
+    return frozenset(
+        p for p in permutations(range(instance.n))
+        if all(p[r] == c for r, c in fixed) and is_valid_solution(instance, p)
+    )
+
+
+@pytest.fixture(scope="module")
+def pool() -> Iterator[ProcessPoolTaskExecutor]:
+    with ProcessPoolTaskExecutor(2) as executor:
+        yield executor
+
+
+def test_registry_holds_the_four_backends() -> None:
+    assert {"backtrack", "bitboard", "cpsat", "sat"} <= set(BACKENDS)
+
+
+@pytest.mark.parametrize("n", range(0, 9))
+@pytest.mark.parametrize("depth", range(0, 4))
+def test_plan_partitions_the_solutions(n: int, depth: int) -> None:
+    """Each solution extends exactly one prefix of the full split, and the mirror plan covers them all."""
+    instance = Instance(n)
+    full = split_instance(instance, depth, symmetry=False)
+    assert all(sub.weight == 1 and not sub.mirrored for sub in full.subproblems)
+    solutions = reference(instance)
+    owners = [[sub for sub in full.subproblems if s[: full.depth] == sub.prefix] for s in solutions]
+    assert all(len(found) == 1 for found in owners)
+    half = split_instance(instance, depth)
+    assert all(sub.instance.placements == dict(enumerate(sub.prefix)) for sub in half.subproblems)
+    own = {sub.index: [s for s in solutions if s[: half.depth] == sub.prefix] for sub in half.subproblems}
+    covered = [s for sub in half.subproblems for s in expand(sub, own[sub.index])]
+    assert len(covered) == len(set(covered)) and set(covered) == solutions
+    assert half.total_count((i, len(found)) for i, found in own.items()) == A000170[n]
+
+
+def test_mirror_weights_and_middle_column() -> None:
+    plan = split_instance(Instance(7), 1)
+    assert [sub.prefix for sub in plan.subproblems] == [(0,), (1,), (2,), (3,)]
+    assert [sub.weight for sub in plan.subproblems] == [2, 2, 2, 1]
+    assert [sub.mirrored for sub in plan.subproblems] == [True, True, True, False]
+    plan = split_instance(Instance(8), 1)
+    assert [sub.prefix for sub in plan.subproblems] == [(0,), (1,), (2,), (3,)]
+    assert all(sub.weight == 2 for sub in plan.subproblems)
+    assert mirror((1, 3, 0, 2)) == (2, 0, 3, 1)
+
+
+def test_prefixes_are_consistent_and_keep_pre_placed_queens() -> None:
+    instance = Instance(8, {1: 3, 5: 0})
+    plan = split_instance(instance, 3)
+    assert not plan.symmetric  # pre-placed queens: no mirror
+    assert plan.subproblems
+    for sub in plan.subproblems:
+        assert sub.prefix[1] == 3
+        assert sub.instance.placements == {**dict(enumerate(sub.prefix)), 5: 0}
+        assert sub.instance.fixed_are_consistent()
+        assert sub.weight == 1 and not sub.mirrored
+    prefixes = {sub.prefix for sub in plan.subproblems}
+    expected = {s[:3] for s in product(range(8), repeat=3)
+                if Instance(8, {**dict(enumerate(s)), 1: 3, 5: 0}).fixed_are_consistent() and s[1] == 3}
+    assert prefixes == expected
+    total = sum(len(reference(sub.instance)) for sub in plan.subproblems)
+    assert total == len(reference(instance))
+
+
+def test_depth_is_clamped_and_checked() -> None:
+    assert split_instance(Instance(4), 9).depth == 4
+    assert len(split_instance(Instance(4), 4)) == 1  # only (1, 3, 0, 2) survives with the mirror
+    assert split_instance(Instance(0), 2).subproblems[0].instance == Instance(0)
+    with pytest.raises(NQueensError):
+        split_instance(Instance(4), -1)
+    assert len(split_instance(Instance(12), default_depth(Instance(12), 2))) >= 32
+    assert len(split_instance(Instance(8, {0: 0, 1: 1}), 2)) == 0  # attacking pre-placed queens
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("n", [6, 7, 8])
+def test_every_depth_gives_the_same_count_and_set(backend: str, n: int) -> None:
+    instance = Instance(n)
+    expected = reference(instance)
+    for depth in range(0, 4):
+        config = ParallelConfig(split_depth=depth)
+        count = SplitRun(instance, backend, config=config).count()
+        assert (count.count, count.depth) == (A000170[n], depth)
+        solutions = list(SplitRun(instance, backend, enumerate=True, config=config).solutions())
+        assert len(solutions) == len(set(solutions)) == len(expected)
+        assert set(solutions) == expected
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_unique_and_pre_placed_at_every_depth(backend: str) -> None:
+    for depth in range(0, 4):
+        config = ParallelConfig(split_depth=depth)
+        unique = SplitRun(Instance(8), backend, unique=True, config=config).count().count
+        assert unique == A002562[8]
+        completion = Instance(8, {2: 5})
+        run = SplitRun(completion, backend, enumerate=True, config=config)
+        assert set(run.solutions()) == reference(completion)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_process_pool_gives_the_same_results(backend: str, pool: ProcessPoolTaskExecutor) -> None:
+    for depth in (0, 2, 3):
+        config = ParallelConfig(split_depth=depth, workers=2)
+        assert SplitRun(Instance(8), backend, config=config, executor=pool).count().count == 92
+        run = SplitRun(Instance(7), backend, enumerate=True, config=config, executor=pool)
+        solutions = list(run.solutions())
+        assert len(solutions) == 40 and set(solutions) == reference(Instance(7))
+
+
+def test_backend_options_travel_to_the_workers(pool: ProcessPoolTaskExecutor) -> None:
+    run = SplitRun(Instance(7), "sat", {"encoding": "pairwise", "solver": "minisat22"},
+                   config=ParallelConfig(split_depth=2, workers=2), executor=pool)
+    assert run.count().count == 40
+    assert run.header(split_instance(Instance(7), 2))["options"]["encoding"] == "pairwise"
+
+
+def test_bad_requests_are_refused_before_starting() -> None:
+    with pytest.raises(NQueensError):
+        SplitRun(Instance(6, {0: 1}), "bitboard", unique=True)
+    with pytest.raises(NQueensError):
+        SplitRun(Instance(6), "bitboard", {"nope": 1})
+    with pytest.raises(NQueensError):
+        SplitRun(Instance(6), "bitboard", config=ParallelConfig(executor="threads"))
+    with pytest.raises(NQueensError):
+        SplitRun(Instance(6), "bitboard", config=ParallelConfig(max_attempts=0))
+    with pytest.raises(NQueensError):
+        list(SplitRun(Instance(6), "bitboard").solutions())  # not an enumerating run
+
+
+def test_reference_agrees_with_a_backend() -> None:
+    assert reference(Instance(7)) == frozenset(create_backend("backtrack").solutions(Instance(7)))
+
+
+@pytest.mark.parametrize("backend", ["bitboard", "sat"])
+def test_fingerprints_merge_to_the_serial_one(backend: str) -> None:
+    from nqueens_cp.harness.fingerprint import fingerprint_of
+
+    serial = fingerprint_of(create_backend(backend).solutions(Instance(8)))
+    for depth in range(0, 4):
+        run = SplitRun(Instance(8), backend, enumerate=True, config=ParallelConfig(split_depth=depth))
+        assert run.fingerprint() == serial
+    unique = SplitRun(Instance(8), backend, enumerate=True, unique=True, config=ParallelConfig(split_depth=2))
+    assert unique.fingerprint() == fingerprint_of(create_backend(backend).solutions(Instance(8), unique=True))
+    with pytest.raises(NQueensError):
+        SplitRun(Instance(8), backend).fingerprint()

@@ -1,0 +1,186 @@
+"""The tuned defaults of the cpsat and sat backends, and the references of their benchmarks."""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+from itertools import permutations
+from types import ModuleType
+
+import pytest
+
+from nqueens_cp import A000170, Instance, create_backend
+from nqueens_cp.backends.base import Backend
+from nqueens_cp.backends.cpsat import STRATEGIES, CpSatBackend
+from nqueens_cp.backends.sat import (
+    DEFAULT_ENCODING,
+    DEFAULT_SOLVER,
+    ENCODINGS,
+    ENUMERATING_SOLVERS,
+    REFUSED_SOLVERS,
+    SatBackend,
+)
+from nqueens_cp.checker import is_valid_solution
+from nqueens_cp.errors import BackendOptionError, SolverError
+
+from .conftest import REPO
+
+COMPLETIONS = [
+    Instance(7, ((0, 0),)),
+    Instance(8, ((2, 5), (5, 1))),
+    Instance(8, ((0, 0), (1, 1))),  # attacking: no solution
+    Instance(8, ((4, 4),)),
+]
+
+
+def brute_force(instance: Instance) -> set[tuple[int, ...]]:
+    """Every valid board: the column permutations that keep the fixed queens, checked by the checker."""
+    fixed = instance.placements
+    return {
+        p for p in permutations(range(instance.n))
+        if all(p[r] == c for r, c in fixed.items()) and is_valid_solution(instance, p)
+    }
+
+
+def load_benchmark(name: str) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(name, REPO / "benchmarks" / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+# -- cpsat -------------------------------------------------------------------------------------
+
+
+def test_cpsat_default_strategy_is_tuned_and_plain_stays_selectable() -> None:
+    assert CpSatBackend().options["strategy"] == "tuned"
+    assert STRATEGIES["plain"] == {}
+    assert create_backend("cpsat", strategy="plain").options["strategy"] == "plain"
+
+
+@pytest.mark.parametrize("name", sorted(STRATEGIES))
+def test_cpsat_strategy_keys_are_solver_parameters(name: str) -> None:
+    from ortools.sat.python import cp_model
+
+    params = cp_model.CpSolver().parameters
+    for key, value in STRATEGIES[name].items():
+        if key == "decision_strategy":
+            variable_choice, value_choice = value
+            assert hasattr(cp_model, variable_choice) and hasattr(cp_model, value_choice)
+        else:
+            assert hasattr(params, key), key
+            if isinstance(value, str):
+                assert hasattr(cp_model, value), value
+
+
+@pytest.mark.parametrize("n", range(0, 10))
+def test_tuned_and_plain_cpsat_give_identical_solution_sets(n: int) -> None:
+    tuned = list(create_backend("cpsat", strategy="tuned").solutions(Instance(n)))
+    plain = list(create_backend("cpsat", strategy="plain").solutions(Instance(n)))
+    assert len(tuned) == len(set(tuned)) == A000170[n]
+    assert set(tuned) == set(plain)
+    assert all(is_valid_solution(Instance(n), s) for s in tuned)
+
+
+@pytest.mark.parametrize("instance", COMPLETIONS, ids=str)
+def test_tuned_and_plain_cpsat_agree_on_completions(instance: Instance) -> None:
+    tuned = set(create_backend("cpsat", strategy="tuned").solutions(instance))
+    plain = set(create_backend("cpsat", strategy="plain").solutions(instance))
+    assert tuned == plain == brute_force(instance)
+
+
+def test_localsearch_refuses_to_count_or_enumerate() -> None:
+    backend = create_backend("cpsat", strategy="localsearch")
+    with pytest.raises(BackendOptionError, match="cannot enumerate"):
+        backend.count(Instance(6))
+    with pytest.raises(BackendOptionError, match="cannot enumerate"):
+        list(backend.solutions(Instance(6)))
+
+
+@pytest.mark.parametrize("strategy", sorted(set(STRATEGIES) - {"localsearch"}))
+def test_cpsat_counting_callback_count_equals_enumeration(strategy: str) -> None:
+    backend = create_backend("cpsat", strategy=strategy)
+    for n in range(0, 10):
+        assert backend.count(Instance(n)) == A000170[n] == Backend.count(backend, Instance(n))
+    for instance in COMPLETIONS:
+        assert backend.count(instance) == len(brute_force(instance))
+    # limit and unique still go through the streamed solutions
+    assert backend.count(Instance(8), limit=5) == 5
+    assert backend.count(Instance(8), unique=True) == 12
+
+
+def test_cpsat_count_reports_a_time_limit_instead_of_a_partial_count() -> None:
+    backend = create_backend("cpsat", time_limit=0)
+    with pytest.raises(SolverError, match="time limit"):
+        backend.count(Instance(12))
+
+
+# -- sat ---------------------------------------------------------------------------------------
+
+
+def test_sat_defaults_are_allowed_choices() -> None:
+    assert DEFAULT_ENCODING in ENCODINGS
+    assert DEFAULT_SOLVER in ENUMERATING_SOLVERS
+    assert DEFAULT_SOLVER not in REFUSED_SOLVERS
+    backend = SatBackend()
+    assert backend.options["encoding"] == DEFAULT_ENCODING
+    assert backend.options["solver"] == DEFAULT_SOLVER
+
+
+@pytest.mark.parametrize("n", range(0, 10))
+def test_sat_defaults_enumerate_exactly(n: int) -> None:
+    solutions = list(SatBackend().solutions(Instance(n)))
+    assert len(solutions) == len(set(solutions)) == A000170[n]
+    assert set(solutions) == set(create_backend("cpsat").solutions(Instance(n)))
+
+
+# -- benchmark references ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("n", range(1, 8))
+def test_bench_sat_reference_enumerates_exactly(n: int) -> None:
+    bench = load_benchmark("bench_sat")
+    boards = list(bench.reference_boards(n))
+    assert len(boards) == len(set(boards)) == A000170[n]
+    assert set(boards) == brute_force(Instance(n))
+
+
+@pytest.mark.parametrize("n", range(1, 8))
+def test_bench_cpsat_reference_enumerates_exactly(n: int) -> None:
+    bench = load_benchmark("bench_cpsat")
+    count, boards = bench.reference(n, True)
+    assert count == len(boards) == len(set(boards)) == A000170[n]
+    assert set(boards) == brute_force(Instance(n))
+
+
+def test_bench_digest_tells_sets_apart() -> None:
+    bench = load_benchmark("bench_sat")
+    assert bench.digest([(1, 3, 0, 2), (2, 0, 3, 1)]) == bench.digest([(2, 0, 3, 1), (1, 3, 0, 2)])
+    assert bench.digest([(1, 3, 0, 2)]) != bench.digest([(2, 0, 3, 1)])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("script", ["bench_sat", "bench_cpsat"])
+def test_benchmark_scripts_run_and_find_the_same_sets(script: str) -> None:
+    extra = ["--no-minizinc"] if script == "bench_cpsat" else []
+    done = subprocess.run(
+        [sys.executable, str(REPO / "benchmarks" / f"{script}.py"), "--n", "7", "--repeat", "1", *extra],
+        capture_output=True, text=True, timeout=300, check=False,
+    )
+    assert done.returncode in (0, 1), done.stderr  # 1: a target missed (n = 7 is all start-up)
+    rows = [line.split() for line in done.stdout.splitlines() if line.strip()[:1].isdigit()]
+    assert len(rows) == (4 if script == "bench_cpsat" else 2)
+    assert all(row[-2] == "yes" for row in rows), done.stdout  # the "same set" column
+
+
+@pytest.mark.slow
+def test_bench_sat_grid_runs_and_finds_the_same_sets() -> None:
+    done = subprocess.run(
+        [sys.executable, str(REPO / "benchmarks" / "bench_sat.py"), "--grid", "--n", "7", "--repeat", "1",
+         "--encodings", "pairwise,ladder", "--solvers", "cadical195,minisat22"],
+        capture_output=True, text=True, timeout=300, check=True,
+    )
+    assert "solution sets agree: yes" in done.stdout
+    assert "fastest: " in done.stdout
