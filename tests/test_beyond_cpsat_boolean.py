@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 
 from nqueens_cp.backends.registry import create_backend
@@ -51,10 +54,16 @@ def test_pre_placed_queens() -> None:
 
 
 def test_localsearch_first_solutions() -> None:
-    backend = create_backend("cpsat", model="boolean", strategy="localsearch", workers=2)
+    # through the command line, as a user runs it
     for n in (4, 5, 8, 31, 60):
-        solution = backend.first_solution(Instance(n))
-        assert solution is not None and is_valid_solution(Instance(n), solution), n
+        result = subprocess.run(
+            [sys.executable, "-m", "nqueens_cp", "solve", str(n), "--backend", "cpsat", "-O", "model=boolean",
+             "-O", "strategy=localsearch", "--workers", "2"],
+            capture_output=True, text=True, timeout=120, check=False,
+        )
+        assert result.returncode == 0, result.stderr
+        solution = tuple(int(x) for x in result.stdout.split())
+        assert is_valid_solution(Instance(n), solution), n
 
 
 def test_localsearch_refuses_to_enumerate() -> None:

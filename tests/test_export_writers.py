@@ -120,6 +120,7 @@ def test_cpsat_text_loads_back_and_enumerates_the_toolkit_set(instance: Instance
     solver = cp_model.CpSolver()
     solver.parameters.enumerate_all_solutions = True
     solver.parameters.num_workers = 1
+    solver.parameters.catch_sigint_signal = False  # keep Python's Ctrl-C handler for later tests
     solver.solve(model, Collect())
     assert found == toolkit_set(instance)
 
