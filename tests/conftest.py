@@ -27,6 +27,18 @@ CONFIGS: list[tuple[str, dict[str, Any]]] = [
 ]
 
 
+#: The searches and models compared on unique and completion tasks: each backend once, the
+#: first-fail search, and the sat backend with its default (pairwise) and an auxiliary encoding.
+SEARCH_CONFIGS: list[tuple[str, dict[str, Any]]] = [
+    ("backtrack", {}),
+    ("backtrack", {"search": "firstfail"}),
+    ("bitboard", {}),
+    ("cpsat", {}),
+    ("sat", {}),
+    ("sat", {"encoding": "seqcounter"}),
+]
+
+
 def config_id(config: tuple[str, dict[str, Any]]) -> str:
     name, options = config
     return ":".join([name, *(f"{k}={v}" for k, v in options.items())])

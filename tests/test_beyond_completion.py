@@ -17,14 +17,7 @@ from nqueens_cp.errors import InvalidInstanceError
 from nqueens_cp.harness.tasks import Completion, make_task
 from nqueens_cp.instance import Instance, Solution
 
-CONFIGS = [
-    ("backtrack", {}),
-    ("backtrack", {"search": "firstfail"}),
-    ("bitboard", {}),
-    ("cpsat", {}),
-    ("sat", {}),
-    ("sat", {"encoding": "pairwise"}),
-]
+from .conftest import SEARCH_CONFIGS
 
 
 def test_generator_is_reproducible_from_the_seed() -> None:
@@ -58,7 +51,7 @@ def test_backends_agree_on_completions(n: int, k: int) -> None:
     outcomes = {"found": 0, "none": 0}
     for instance in instances:
         reference = set(create_backend("bitboard").solutions(instance))
-        for name, options in CONFIGS:
+        for name, options in SEARCH_CONFIGS:
             answer = create_backend(name, **options).first_solution(instance)
             if answer is None:
                 assert not reference, (name, options, instance)

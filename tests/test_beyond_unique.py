@@ -12,14 +12,7 @@ from nqueens_cp.oeis import A002562
 from nqueens_cp.symmetry import TRANSFORMS, canonical, is_canonical
 from nqueens_cp.symmetry_breaking import SYMMETRIES, cpsat_lex_leader_size
 
-CONFIGS = [
-    ("backtrack", {}),
-    ("backtrack", {"search": "firstfail"}),
-    ("bitboard", {}),
-    ("cpsat", {}),
-    ("sat", {}),
-    ("sat", {"encoding": "pairwise"}),
-]
+from .conftest import SEARCH_CONFIGS
 
 
 def _all_solutions(n: int) -> set[tuple[int, ...]]:
@@ -30,7 +23,7 @@ def _all_solutions(n: int) -> set[tuple[int, ...]]:
 def test_unique_sets_equal_canonical_filter_on_every_backend(n: int) -> None:
     expected = {sol for sol in _all_solutions(n) if is_canonical(sol)}
     assert len(expected) == A002562[n]
-    for name, options in CONFIGS:
+    for name, options in SEARCH_CONFIGS:
         found = list(create_backend(name, **options).solutions(Instance(n), unique=True))
         assert len(found) == len(set(found)), (name, options, "duplicates")
         assert set(found) == expected, (name, options)
@@ -103,7 +96,7 @@ def test_unique_with_pre_placed_queens_is_refused() -> None:
     from nqueens_cp.backends.sat import build_cnf
 
     instance = Instance(8, {0: 0})
-    for name, options in CONFIGS:
+    for name, options in SEARCH_CONFIGS:
         with pytest.raises(NQueensError, match="pre-placed"):
             list(create_backend(name, **options).solutions(instance, unique=True))
     with pytest.raises(NQueensError):

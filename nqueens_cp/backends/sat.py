@@ -157,7 +157,7 @@ class SatBackend(Backend):
         OptionSpec("encoding", str, DEFAULT_ENCODING, "cardinality encoding", choices=ENCODINGS),
         OptionSpec(
             "solver", str, DEFAULT_SOLVER, "PySAT solver (must accept clauses after solving; aliases allowed)",
-            choices=ENUMERATING_SOLVERS, normalize=lambda name: canonical_solver_name(name),
+            choices=ENUMERATING_SOLVERS, normalize=canonical_solver_name,
         ),
     )
 
