@@ -76,6 +76,8 @@ class Backend(ABC):
     summary: ClassVar[str]
     option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
     requires: ClassVar[tuple[str, ...]] = ()
+    #: Whether the backend honours ``Instance.blocked``; the others refuse such instances.
+    supports_blocked: ClassVar[bool] = False
 
     def __init__(self, **options: object) -> None:
         specs = {spec.name: spec for spec in self.option_specs}
@@ -105,6 +107,11 @@ class Backend(ABC):
                 f"backend {cls.name} needs {', '.join(missing)}: pip install nqueens-cp (it declares them)"
             )
 
+    def check_supported(self, instance: Instance) -> None:
+        """Refuse an instance with blocked squares when this backend would ignore them."""
+        if instance.blocked and not self.supports_blocked:
+            raise NQueensError(f"backend {self.name} does not support blocked squares")
+
     # -- solving ---------------------------------------------------------------------------
 
     @abstractmethod
@@ -126,6 +133,7 @@ class Backend(ABC):
         if limit is not None and limit < 0:
             raise BackendOptionError(f"limit must be >= 0, got {limit}")
         self.ensure_available()
+        self.check_supported(instance)
         if unique and instance.fixed:
             raise NQueensError("unique (solutions up to symmetry) needs an instance with no pre-placed queens")
         if limit == 0:
