@@ -52,3 +52,7 @@ class OutputError(NQueensError, OSError):
 
 class OutputExistsError(OutputError, FileExistsError):
     """An output file exists already and overwriting it was not asked for (``--force``)."""
+
+
+class InstanceFileError(NQueensError, ValueError):
+    """An instance file (a CSPLib ``.param``) cannot be read: the message is ``FILE:LINE: why``."""
