@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import operator
 from dataclasses import dataclass, field
-from typing import Iterable, Literal, Mapping, TypeAlias
+from typing import Iterable, Literal, Mapping, TypeAlias, cast
 
 from .errors import InvalidInstanceError
 
@@ -39,7 +39,7 @@ def _as_int(value: object, what: str) -> int:
 def _square(pair: object, size: int, what: str, where: str) -> tuple[int, int]:
     """``pair`` as a (row, col) square on the size x size board, or an ``InvalidInstanceError``."""
     try:
-        raw_row, raw_col = pair  # type: ignore[misc]
+        raw_row, raw_col = cast("tuple[object, object]", pair)
     except (TypeError, ValueError):
         raise InvalidInstanceError(f"{what} must be a (row, col) pair, not {pair!r}") from None
     row, col = _as_int(raw_row, "row"), _as_int(raw_col, "column")
