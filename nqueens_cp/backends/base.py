@@ -134,8 +134,10 @@ class Backend(ABC):
             raise BackendOptionError(f"limit must be >= 0, got {limit}")
         self.ensure_available()
         self.check_supported(instance)
-        if unique and instance.fixed:
-            raise NQueensError("unique (solutions up to symmetry) needs an instance with no pre-placed queens")
+        if unique and (instance.fixed or instance.blocked):
+            raise NQueensError(
+                "unique (solutions up to symmetry) needs an instance with no pre-placed queens or blocked squares"
+            )
         if limit == 0:
             return iter(())
         source = self._unique_solutions(instance, limit) if unique else self._solutions(instance, limit)

@@ -30,18 +30,21 @@ COMPILED_MAX_N = 32
 
 
 def _row_masks(instance: Instance) -> list[int]:
-    """Per row, the columns a queen may take there: all of them, or the pre-placed one."""
-    full = (1 << instance.n) - 1
-    masks = [full] * instance.n
-    for row, col in instance.fixed:
-        masks[row] = 1 << col
-    return masks
+    """Per row, the columns a queen may take there: the pre-placed one or all, less blocked squares."""
+    return [sum(1 << col for col in instance.allowed_columns(row)) for row in range(instance.n)]
 
 
 class BitboardBackend(Backend):
     name = "bitboard"
     summary = "backtracking on bit masks (columns and both diagonals as integers), compiled with numba"
+    supports_blocked = True
     option_specs = (
+        OptionSpec(
+            "search", str, "rows",
+            "rows: fill the rows in order; lines: the most constrained row or column first "
+            "(searches/lines_kernel.py, compiled, n <= 64; for blocked squares and completion)",
+            choices=("rows", "lines"),
+        ),
         OptionSpec(
             "kernel", str, "compiled",
             "compiled: numba kernels, symmetry-reduced counting; python: the readable pure-Python search",
@@ -63,15 +66,29 @@ class BitboardBackend(Backend):
             ) from None
         return bitboard_kernel
 
+    def _lines(self) -> ModuleType | None:
+        """The most-constrained-line kernel module with ``search=lines``, else None."""
+        if self.options["search"] != "lines":
+            return None
+        try:
+            from ..searches import lines_kernel
+        except ImportError as error:
+            raise BackendUnavailableError(f"backend bitboard: search=lines needs numba ({error})") from None
+        return lines_kernel
+
     def _solutions(self, instance: Instance, limit: int | None) -> Iterator[Solution]:
+        lines = self._lines()
+        if lines is not None:
+            size = self.options["batch_size"] if limit is None else max(1, min(self.options["batch_size"], limit))
+            solutions: Iterator[Solution] = lines.iter_solutions(instance, size)
+            return solutions
         kernel = self._kernel(instance)
         if kernel is None:
             return self._python_solutions(instance)
         batch_size: int = self.options["batch_size"]
         if limit is not None:
             batch_size = max(1, min(batch_size, limit))
-        solutions: Iterator[Solution] = kernel.iter_solutions(_row_masks(instance), batch_size)
-        return solutions
+        return kernel.iter_solutions(_row_masks(instance), batch_size)  # type: ignore[no-any-return]
 
     def _unique_solutions(self, instance: Instance, limit: int | None) -> Iterator[Solution]:
         kernel = self._kernel(instance)
@@ -118,15 +135,21 @@ class BitboardBackend(Backend):
         """
         if limit is not None and limit < 0:
             raise BackendOptionError(f"limit must be >= 0, got {limit}")
-        if unique and instance.fixed:
-            raise NQueensError("unique (solutions up to symmetry) needs an instance with no pre-placed queens")
+        if unique and (instance.fixed or instance.blocked):
+            raise NQueensError(
+                "unique (solutions up to symmetry) needs an instance with no pre-placed queens or blocked squares"
+            )
         self.ensure_available()
+        self.check_supported(instance)
+        lines = self._lines()
+        if lines is not None and not unique:
+            return int(lines.count(instance, limit, self.options["batch_size"]))
         kernel = self._kernel(instance)
-        if kernel is None:
+        if kernel is None or lines is not None:
             if unique or limit is not None:
                 return super().count(instance, limit=limit, unique=unique)
             return self._python_count(instance)
-        if limit is None and not instance.fixed:
+        if limit is None and not instance.fixed and not instance.blocked:
             total, classes = kernel.count_symmetric(instance.n)
             return int(classes if unique else total)
         if unique:
@@ -156,8 +179,8 @@ class BitboardBackend(Backend):
 
     def count_with_classes(self, instance: Instance) -> tuple[int, int]:
         """``(solutions, symmetry classes)`` of an empty board in one pass (OEIS A000170, A002562)."""
-        if instance.fixed:
-            raise NQueensError("counting symmetry classes needs an instance with no pre-placed queens")
+        if instance.fixed or instance.blocked:
+            raise NQueensError("counting symmetry classes needs an instance with no pre-placed queens or blocked squares")
         kernel = self._kernel(instance)
         if kernel is None:
             return self.count(instance), self.count(instance, unique=True)
