@@ -21,7 +21,7 @@ def completions_of_reduction(reduction: Reduction) -> set[tuple[int, ...]]:
     open_squares = set(reduction.squares)
     found = set()
     for perm in itertools.permutations(reduction.cols):
-        chosen = list(zip(reduction.rows, perm))
+        chosen = list(zip(reduction.rows, perm, strict=True))
         diagonals_distinct = len({r + c for r, c in chosen}) == len(chosen) == len({r - c for r, c in chosen})
         if diagonals_distinct and all(sq in open_squares for sq in chosen):
             found.add(reduction.board(dict(chosen)))
