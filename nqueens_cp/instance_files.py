@@ -197,8 +197,18 @@ def read_completion(path: str | Path) -> Instance:
     return _parse_completion(name, _assignments(name, _read_text(path)))
 
 
-def read_instance(path: str | Path, diagonals: int | None = None) -> Instance:
-    """The instance in ``path``, of either kind (told apart by its names).
+@dataclass(frozen=True)
+class InstanceFile:
+    """An instance read from a file of either kind: ``diagonals`` is the number D of diagonals
+    taken from an Excluded Diagonals file, None for a completion file."""
+
+    path: str
+    instance: Instance
+    diagonals: int | None
+
+
+def load_instance_file(path: str | Path, diagonals: int | None = None) -> InstanceFile:
+    """The instance in ``path``, of either kind (told apart by its names: ``init`` is completion).
 
     ``diagonals`` takes the first D diagonals of an Excluded Diagonals file (None: all); it is an
     error for a completion file.
@@ -209,5 +219,12 @@ def read_instance(path: str | Path, diagonals: int | None = None) -> Instance:
         if diagonals is not None:
             raise InstanceFileError(f"{name}:{values['init'].line}: --diagonals applies to Excluded Diagonals files, "
                                     "this is a completion file")
-        return _parse_completion(name, values)
-    return _parse_excluded(name, values).first(diagonals).instance()
+        return InstanceFile(name, _parse_completion(name, values), None)
+    read = _parse_excluded(name, values)
+    count = len(read.problem.diagonals) if diagonals is None else diagonals
+    return InstanceFile(name, read.first(count).instance(), count)
+
+
+def read_instance(path: str | Path, diagonals: int | None = None) -> Instance:
+    """The instance in ``path``, of either kind (see :func:`load_instance_file`)."""
+    return load_instance_file(path, diagonals).instance
