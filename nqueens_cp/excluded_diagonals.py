@@ -30,6 +30,7 @@ The construction has two steps.
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
@@ -191,3 +192,55 @@ def reduce_completion(instance: Instance) -> tuple[tuple[int, ...], tuple[int, .
         if r + c in sums or r - c in diffs or (r, c) in already
     ]
     return free_rows, free_cols, Instance(len(free_rows), blocked=blocked)
+
+
+def generate(n: int, min_free: int, seed: int) -> ExcludedDiagonals:
+    """A random Excluded Diagonals instance, as CSPLib 079's generator ``queens-diag-gen.py N K SEED``
+    makes it (same algorithm, same random calls, so the same output for the same arguments).
+
+    Both families of diagonals are shuffled (sum diagonals by their sum, difference diagonals by
+    ``row - col + n - 1``); then, until both lists are used up, a family is chosen at random (the
+    other when one is empty), its next diagonal taken, and kept unless a row or column that one of
+    its free squares lies on has ``min_free`` or fewer free squares left; a kept diagonal takes its
+    free squares from their rows' and columns' counts (a square on a diagonal kept before is no
+    longer free). So every row and column keeps at least ``min_free`` free squares. Use prefixes
+    of the result: the first D diagonals are a valid sample.
+    """
+    if n < 1 or min_free < 0:
+        raise InvalidInstanceError(f"the generator needs n >= 1 and min_free >= 0, got n={n}, min_free={min_free}")
+    rng = random.Random(seed)
+    sums = list(range(2 * n - 1))
+    differences = list(range(2 * n - 1))
+    rng.shuffle(sums)
+    rng.shuffle(differences)
+    free_in_row = [n] * n
+    free_in_col = [n] * n
+    kept: list[Diagonal] = []
+    kept_sums: set[int] = set()
+    kept_diffs: set[int] = set()
+    while sums or differences:
+        if not sums:
+            direction = -1
+        elif not differences:
+            direction = 1
+        else:
+            direction = rng.randrange(-1, 2, 2)
+        index = sums.pop() if direction == 1 else differences.pop()
+        squares = [(r, index - r if direction == 1 else r - index + n - 1) for r in range(n)]
+        squares = [(r, c) for r, c in squares if 0 <= c < n and r + c not in kept_sums and r - c not in kept_diffs]
+        if any(free_in_row[r] <= min_free or free_in_col[c] <= min_free for r, c in squares):
+            continue
+        for r, c in squares:
+            free_in_row[r] -= 1
+            free_in_col[c] -= 1
+        diagonal = Diagonal("sum", index) if direction == 1 else Diagonal("difference", index - (n - 1))
+        (kept_sums if direction == 1 else kept_diffs).add(diagonal.value)
+        kept.append(diagonal)
+    return ExcludedDiagonals(n, tuple(kept))
+
+
+def to_param(problem: ExcludedDiagonals) -> str:
+    """``problem`` in CSPLib 079's ``.param`` format (``[d, 1]`` sum, ``[d + n - 1, 0]`` difference)."""
+    n = problem.n
+    pairs = ", ".join(f"[{d.value}, 1]" if d.kind == "sum" else f"[{d.value + n - 1}, 0]" for d in problem.diagonals)
+    return f"n =  {n}\nnumdiags =  {len(problem.diagonals)}\ndiags =  [{pairs}]\n"

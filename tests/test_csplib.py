@@ -259,3 +259,19 @@ def test_first_d_out_of_range_and_off_board_diagonals() -> None:
     with pytest.raises(InvalidInstanceError):
         ExcludedDiagonals(4, (Diagonal("sum", 9),))
     assert to_completion(ExcludedDiagonals(0, ())).instance == Instance(0)
+
+
+def test_generator_reproduces_csplib_instances() -> None:
+    from nqueens_cp.excluded_diagonals import generate, to_param
+
+    for path in DATA.glob("diag-*.param"):
+        n, min_free, seed = (int(part) for part in path.stem.split("-")[1:])
+        assert to_param(generate(n, min_free, seed)) == path.read_text(), path.name
+    # the example of CSPLib's AA-Excluded-Diagonals-Info.md: queens-diag-gen.py 10 4 1
+    assert to_param(generate(10, 4, 1)).splitlines()[2] == (
+        "diags =  [[4, 1], [2, 1], [14, 0], [8, 1], [8, 0], [7, 0], [3, 1], [12, 1], [18, 0], [5, 0], [14, 1], "
+        "[0, 0], [15, 1], [17, 1]]")
+    problem = generate(12, 4, 5)
+    instance = problem.instance()
+    assert all(len(instance.allowed_columns(r)) >= 4 for r in range(12))
+    assert all(sum((r, c) not in set(instance.blocked) for r in range(12)) >= 4 for c in range(12))
