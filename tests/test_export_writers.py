@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from nqueens_cp.backends.registry import create_backend
-from nqueens_cp.backends.sat import ENCODINGS, build_cnf
+from nqueens_cp.models.cnf import ENCODINGS, build_cnf
 from nqueens_cp.checker import is_valid_solution
 from nqueens_cp.errors import BackendOptionError
 from nqueens_cp.export.decode import board_from_literals

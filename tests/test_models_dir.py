@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from nqueens_cp.backends.sat import ENCODINGS
+from nqueens_cp.models.cnf import ENCODINGS
 from nqueens_cp.export.regenerate import example_models, main, regenerate
 
 MODELS = Path(__file__).resolve().parents[1] / "models"

@@ -10,6 +10,7 @@ from ..checker import solution_problems
 from ..errors import ModelFileError
 from ..instance import Instance
 from .common import board_size, check_placements, placement
+from .output import draw_queens
 
 
 def add_parser(subparsers: Any) -> None:
@@ -58,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
     if board.solution is not None:
         print(" ".join(map(str, board.solution)))
         problems = solution_problems(instance, board.solution)
-    print(board.draw())
+    print(draw_queens(board.n, board.queens))
     if problems:
         for problem in problems:
             sys.stderr.write(f"invalid: {problem}\n")

@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Any
 
-from ..backends.sat import ENCODINGS
+from ..models.cnf import ENCODINGS
 from ..errors import ModelFileError
 from ..instance import Instance
 from .common import board_size, check_placements, placement

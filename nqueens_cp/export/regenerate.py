@@ -16,7 +16,7 @@ import argparse
 from pathlib import Path
 from typing import Sequence
 
-from ..backends.sat import ENCODINGS
+from ..models.cnf import ENCODINGS
 from ..instance import Instance
 from .writers import FORMAT_SUFFIXES, export_model, write_text_atomic
 

@@ -116,6 +116,13 @@ class AllSolutions(Task):
         return (("unique", self.unique),)
 
 
+def first_solution_of(backend: Backend, instance: Instance) -> Iterator[Solution]:
+    """The backend's first-solution search, as the iterator a task yields (empty when there is none)."""
+    solution = backend.first_solution(instance)
+    if solution is not None:
+        yield solution
+
+
 @dataclass(frozen=True)
 class FirstSolution(Task):
     """Find one solution of the empty n x n board (or show there is none)."""
@@ -135,7 +142,7 @@ class FirstSolution(Task):
         return (Instance(n),)
 
     def solutions(self, backend: Backend, instance: Instance) -> Iterator[Solution]:
-        return backend.solutions(instance, limit=1)
+        return first_solution_of(backend, instance)
 
     def expected_count(self, instance: Instance) -> int | None:
         if instance.fixed:
@@ -178,7 +185,7 @@ class Completion(Task):
         return completion_instances(n, self.preplaced, self.instances_per_n, self.seed)
 
     def solutions(self, backend: Backend, instance: Instance) -> Iterator[Solution]:
-        return backend.solutions(instance, limit=1)
+        return first_solution_of(backend, instance)
 
     def expected_count(self, instance: Instance) -> int | None:
         return None

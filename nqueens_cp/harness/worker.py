@@ -28,7 +28,7 @@ from typing import Any
 
 from ..backends.base import Backend, ModelSize
 from ..instance import Instance, Solution
-from .fingerprint import FingerprintAccumulator
+from ..fingerprint import FingerprintAccumulator
 from .tasks import Task
 
 #: Solutions pulled from a backend between two pauses of the clock.
