@@ -8,9 +8,15 @@ from nqueens_cp.backends.registry import create_backend
 from nqueens_cp.checker import is_valid_solution
 from nqueens_cp.cli import main
 from nqueens_cp.errors import BackendOptionError
-from nqueens_cp.searches.firstfail import _BudgetExhausted, _search, firstfail_first, firstfail_solutions, middle_out
 from nqueens_cp.instance import Instance
 from nqueens_cp.oeis import A000170
+from nqueens_cp.searches.firstfail import (
+    _BudgetExhausted,
+    _search,
+    firstfail_first,
+    firstfail_solutions,
+    middle_out,
+)
 from nqueens_cp.symmetry import is_canonical
 
 
@@ -94,7 +100,7 @@ def test_numpy_counts_equal_the_loop(n: int, monkeypatch: pytest.MonkeyPatch) ->
     forced either way, the searches visit the same boards in the same order."""
     from nqueens_cp.searches import firstfail
 
-    cases = [dict(first_row_max=None), dict(first_row_max=(n - 1) // 2)]
+    cases: list[dict[str, int | None]] = [{"first_row_max": None}, {"first_row_max": (n - 1) // 2}]
     instances = [Instance(n), *([Instance(n, {1: min(2, n - 1)})] if n > 2 else [])]
     answers = {}
     for threshold in (1, 10**9):

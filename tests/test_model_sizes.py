@@ -7,8 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from nqueens_cp.models.cpsat import build_cpsat_model
+from nqueens_cp.export.writers import opb_text
+from nqueens_cp.instance import Instance
 from nqueens_cp.models.cnf import ENCODINGS, build_cnf
+from nqueens_cp.models.cpsat import build_cpsat_model
 from nqueens_cp.models.sizes import (
     CLOSED_FORMS,
     Cost,
@@ -19,8 +21,6 @@ from nqueens_cp.models.sizes import (
     cpsat_size,
     opb_size,
 )
-from nqueens_cp.export.writers import opb_text
-from nqueens_cp.instance import Instance
 
 README = Path(__file__).resolve().parents[1] / "models" / "README.md"
 

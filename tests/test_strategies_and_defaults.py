@@ -15,10 +15,10 @@ from nqueens_cp import A000170, Instance, create_backend
 from nqueens_cp.backends.base import Backend, OptionSpec
 from nqueens_cp.backends.cpsat import CpSatBackend
 from nqueens_cp.backends.sat import SatBackend
-from nqueens_cp.models.cnf import ENCODINGS
-from nqueens_cp.models.cpsat import STRATEGIES, build_cpsat_model
 from nqueens_cp.checker import is_valid_solution
 from nqueens_cp.errors import BackendOptionError, SolverError
+from nqueens_cp.models.cnf import ENCODINGS
+from nqueens_cp.models.cpsat import STRATEGIES, build_cpsat_model
 
 from .conftest import REPO
 

@@ -8,8 +8,8 @@ from nqueens_cp.backends.registry import create_backend
 from nqueens_cp.cli import main
 from nqueens_cp.errors import NQueensError
 from nqueens_cp.instance import Instance
-from nqueens_cp.oeis import A002562
 from nqueens_cp.models.lex_leader import cpsat_lex_leader_size
+from nqueens_cp.oeis import A002562
 from nqueens_cp.symmetry import SYMMETRIES, canonical, is_canonical
 
 from .conftest import SEARCH_CONFIGS
@@ -108,8 +108,8 @@ def test_cnf_unique_clauses_accept_exactly_the_canonical_boards(n: int) -> None:
 
 
 def test_unique_with_pre_placed_queens_is_refused() -> None:
-    from nqueens_cp.models.cpsat import build_cpsat_model
     from nqueens_cp.models.cnf import build_cnf
+    from nqueens_cp.models.cpsat import build_cpsat_model
 
     instance = Instance(8, {0: 0})
     for name, options in SEARCH_CONFIGS:

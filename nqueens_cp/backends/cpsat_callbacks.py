@@ -10,7 +10,7 @@ from typing import Any, Callable
 from ortools.sat.python import cp_model
 
 
-class SolutionCounter(cp_model.CpSolverSolutionCallback):  # type: ignore[misc]
+class SolutionCounter(cp_model.CpSolverSolutionCallback):
     """Counts solutions, nothing else."""
 
     def __init__(self) -> None:
@@ -21,7 +21,7 @@ class SolutionCounter(cp_model.CpSolverSolutionCallback):  # type: ignore[misc]
         self.found += 1
 
 
-class SolutionRecorder(cp_model.CpSolverSolutionCallback):  # type: ignore[misc]
+class SolutionRecorder(cp_model.CpSolverSolutionCallback):
     """Hands each board to ``hand_over``; asks the solver to stop once nobody takes them."""
 
     def __init__(self, queens: tuple[Any, ...], hand_over: Callable[[object], bool]) -> None:

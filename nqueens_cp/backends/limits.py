@@ -26,7 +26,7 @@ BYTES_PER_VARIABLE = 300
 BYTES_PER_CPSAT_BOOLEAN = 1400
 
 #: The largest board on which a row-order search is asked for a first solution: beyond it row
-#: order walks into subtrees of billions of nodes (no first solution of n = 64 in 60 s: reports/first).
+#: order walks into subtrees of billions of nodes (reports/first: row order times out from n = 64).
 ROW_ORDER_FIRST_MAX_N = 32
 
 _MAX_DEFAULT_MB = 4096
@@ -43,6 +43,8 @@ class ModelEstimate:
     megabytes: float
     #: What to use instead when it does not fit.
     instead: str
+    #: What ``constraints`` counts.
+    unit: str = "constraints"
 
 
 def default_budget_mb() -> float:
@@ -73,7 +75,7 @@ def check_fits(estimate: ModelEstimate, *, backend: str) -> None:
     if estimate.megabytes > limit:
         raise ModelTooLargeError(
             f"{backend}: the {estimate.what} would take about {estimate.megabytes:,.0f} MB "
-            f"({estimate.variables:,} variables, {estimate.constraints:,} constraints), over the "
+            f"({estimate.variables:,} variables, {estimate.constraints:,} {estimate.unit}), over the "
             f"{limit:,.0f} MB limit (--max-model-mb); {estimate.instead}"
         )
 
@@ -86,7 +88,9 @@ def cnf_estimate(instance: Instance, encoding: str) -> ModelEstimate:
         instead = "use --encoding seqcounter (O(n²) clauses) or --backend backtrack"
     else:
         instead = "use --backend backtrack (first-fail search) or cpsat"
-    return ModelEstimate(f"{encoding} CNF of n = {instance.n}", size.variables, size.constraints, megabytes, instead)
+    return ModelEstimate(
+        f"{encoding} CNF of n = {instance.n}", size.variables, size.constraints, megabytes, instead, "clauses"
+    )
 
 
 def cpsat_estimate(n: int, model: str) -> ModelEstimate:

@@ -61,6 +61,15 @@ def placement(text: str) -> tuple[int, int]:
         raise argparse.ArgumentTypeError(f"--fix takes ROW:COL (0-based integers), got {text!r}") from None
 
 
+def add_board_arguments(
+    parser: argparse.ArgumentParser, *, n_help: str = "board size (n >= 0)",
+    fix_help: str = "pre-place a queen (0-based)",
+) -> None:
+    """The instance every board command takes: ``N`` and any number of ``--fix R:C``."""
+    parser.add_argument("n", type=board_size, metavar="N", help=n_help)
+    parser.add_argument("--fix", type=placement, action="append", metavar="R:C", help=fix_help)
+
+
 def option_pair(text: str) -> tuple[str, str]:
     """argparse type for ``-O KEY=VALUE`` backend options."""
     key, sep, value = text.partition("=")

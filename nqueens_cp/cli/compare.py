@@ -152,8 +152,8 @@ def run(args: argparse.Namespace) -> int:
     from ..harness.results import ComparisonResults
     from ..harness.runner import RunRequest
     from ..harness.tasks import make_task
-    from ..reports.files import OutputFiles
     from ..progress import Progress
+    from ..reports.files import OutputFiles
 
     if args.unique and args.task != "all":
         from . import UsageError

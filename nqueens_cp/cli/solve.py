@@ -7,8 +7,8 @@ import sys
 from typing import Any
 
 from ..backends.registry import create_backend
-from ..instance import Instance, Solution
-from .common import add_backend_options, backend_options, board_size, check_placements, integer, placement
+from ..instance import Instance
+from .common import add_backend_options, add_board_arguments, backend_options, check_placements, integer
 from .output import emit_solution
 from .split_run import WORKERS_HELP, add_parallel_arguments, run_split, wants_split
 
@@ -19,7 +19,7 @@ def add_parser(subparsers: Any) -> None:
         help="find the first solution, all solutions, or their count",
         description="Solve one N-Queens instance. Default: print the first solution.",
     )
-    parser.add_argument("n", type=board_size, metavar="N", help="board size (n >= 0)")
+    add_board_arguments(parser)
     parser.add_argument("--backend", default="backtrack", help="backend name (default: backtrack)")
     what = parser.add_mutually_exclusive_group()
     what.add_argument("--all", action="store_true", help="stream every solution, one per line")
@@ -27,9 +27,6 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--limit", type=integer("--limit", 0), metavar="K", help="stop after K solutions")
     parser.add_argument(
         "--unique", action="store_true", help="one solution per class of the square's 8 symmetries"
-    )
-    parser.add_argument(
-        "--fix", type=placement, action="append", metavar="R:C", help="pre-place a queen (0-based)"
     )
     parser.add_argument("--show", action="store_true", help="draw each board under its tuple")
     parser.add_argument("--format", choices=("text", "jsonl"), default="text", help="output format")

@@ -17,10 +17,10 @@ import os
 from typing import Callable
 
 from ..atomic import atomic_write
-from ..models.cnf import build_cnf, check_encoding
-from ..models.text import minizinc_text, opb_text, placed_text
 from ..errors import BackendOptionError, BackendUnavailableError
 from ..instance import Instance
+from ..models.cnf import build_cnf, check_encoding
+from ..models.text import minizinc_text, opb_text, placed_text
 
 #: The encoding ``dimacs`` exports by default: the documented, readable seqcounter (the ``sat``
 #: backend's own default is chosen for enumeration speed and may differ).

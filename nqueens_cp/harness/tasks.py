@@ -14,7 +14,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any, ClassVar, Iterator, Mapping, Sequence
 
-from ..backends.base import Backend
+from ..backends.base import Backend, ModelSize
 from ..checker import solution_problems
 from ..errors import NQueensError
 from ..instance import Instance, Solution
@@ -70,6 +70,10 @@ class Task(ABC):
         """Why ``solution`` is not an acceptable answer (empty when it is): the independent checker."""
         return solution_problems(instance, solution)
 
+    def model_size(self, backend: Backend, instance: Instance) -> ModelSize | None:
+        """The size of the model the backend builds for this task's runs."""
+        return backend.model_size(instance)
+
     def parameters(self) -> tuple[tuple[str, Any], ...]:
         """The task's parameters, for saved results and the command line."""
         return ()
@@ -105,6 +109,9 @@ class AllSolutions(Task):
         if instance.fixed:
             return None
         return known_count(instance.n, unique=self.unique)
+
+    def model_size(self, backend: Backend, instance: Instance) -> ModelSize | None:
+        return backend.model_size(instance, unique=self.unique)
 
     def solution_problems(self, instance: Instance, solution: Sequence[int]) -> list[str]:
         problems = super().solution_problems(instance, solution)

@@ -56,8 +56,8 @@ class CpSatStrategy:
 #:   inprocessing, presolve, LP relaxation and symmetry detection off: they cost time at every
 #:   restart of the enumeration and prune nothing that propagating the three AllDifferent does not.
 #: * ``first``: for one solution. The same first-fail order with the median column (a queen near
-#:   the middle leaves the most room), presolve off. CP-SAT's default portfolio finds no first
-#:   solution of n = 256 within 60 s, this one does (benchmarks/RESULTS.md).
+#:   the middle leaves the most room), presolve off: it reaches boards that CP-SAT's default
+#:   portfolio does not (benchmarks/RESULTS.md, "cpsat first solution").
 #: * ``localsearch``: CP-SAT's local search only, for the Boolean model on large boards.
 STRATEGIES: dict[str, CpSatStrategy] = {
     "plain": CpSatStrategy(),
@@ -141,8 +141,8 @@ def build_cpsat_boolean_model(instance: Instance, unique: bool = False) -> CpSat
     # -- variables: one Boolean per square
     x = [[model.new_bool_var(f"x{r}_{c}") for c in range(n)] for r in range(n)]
     # -- constraints: exactly one per row and column, at most one per diagonal
-    for kind, squares in lines(n):
-        line = [x[r][c] for r, c in squares]
+    for kind, line_squares in lines(n):
+        line = [x[r][c] for r, c in line_squares]
         if kind in ("row", "column"):
             model.add_exactly_one(line)
         elif len(line) > 1:

@@ -24,8 +24,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from math import isqrt
 
-from .geometry import ModelSize
 from ..errors import BackendOptionError
+from .geometry import ModelSize
 
 __all__ = [
     "CLOSED_FORMS",

@@ -28,8 +28,8 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, TextIO
 
 from ..backends.registry import create_backend
 from ..errors import CheckpointError, NQueensError, SubProblemError
-from ..progress import Progress
 from ..instance import Instance, Solution
+from ..progress import Progress
 from .checkpoint import CheckpointStore, MemoryStore, ResultStore, read_header
 from .executors import EXECUTOR_NAMES, TaskExecutor, make_executor
 from .split import SplitPlan, SubProblem, default_depth, expand, split_instance

@@ -197,7 +197,7 @@ def _search(
         return int(rows[np.argmin(size[rows] * (n + 1) + rank_array[rows])])
 
     if vectorized:
-        adjust = adjust_vectorized  # noqa: F811 - one rule, two implementations
+        adjust = adjust_vectorized
 
     def mark(r: int, c: int, value: bool) -> None:
         col_used[c] = value
