@@ -54,5 +54,10 @@ class OutputExistsError(OutputError, FileExistsError):
     """An output file exists already and overwriting it was not asked for (``--force``)."""
 
 
+class ModelTooLargeError(NQueensError):
+    """A model or search would not fit the machine (memory) or could not answer in reasonable time;
+    refused before anything is built. The message gives the estimate and what to use instead."""
+
+
 class InstanceFileError(NQueensError, ValueError):
     """An instance file (a CSPLib ``.param``) cannot be read: the message is ``FILE:LINE: why``."""

@@ -13,6 +13,8 @@ import shlex
 import sys
 from typing import Any, Sequence
 
+from .common import integer, number
+
 #: The default comparison (every backend, the sat encodings side by side): about a minute on 2 cores.
 DEFAULT_NS = "4-11"
 DEFAULT_REPEAT = 3
@@ -35,28 +37,6 @@ def board_sizes(text: str) -> tuple[int, ...]:
             raise argparse.ArgumentTypeError(f"--n: {part.strip()!r} is not a range of sizes >= 0")
         sizes.update(range(first, last + 1))
     return tuple(sorted(sizes))
-
-
-def positive_int(text: str) -> int:
-    """argparse type: an integer >= 1."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {value}")
-    return value
-
-
-def positive_float(text: str) -> float:
-    """argparse type: a number of seconds > 0."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds > 0, got {text!r}")
-    return value
 
 
 def diagonal_count(text: str) -> int | None:
@@ -108,16 +88,16 @@ def add_parser(subparsers: Any) -> None:
                         help="comma-separated configurations, NAME[:KEY=VALUE...], e.g. "
                         "backtrack,cpsat,sat:encoding=pairwise (default: every backend, the sat encodings "
                         "pairwise, seqcounter and totalizer side by side)")
-    parser.add_argument("--repeat", type=positive_int, default=DEFAULT_REPEAT, metavar="R",
+    parser.add_argument("--repeat", type=integer("--repeat", 1), default=DEFAULT_REPEAT, metavar="R",
                         help=f"repetitions of each run (default {DEFAULT_REPEAT})")
-    parser.add_argument("--timeout", type=positive_float, default=DEFAULT_TIMEOUT, metavar="S",
+    parser.add_argument("--timeout", type=number("--timeout"), default=DEFAULT_TIMEOUT, metavar="S",
                         help=f"seconds each run may take before it is killed (default {DEFAULT_TIMEOUT:g})")
     parser.add_argument("--out", default=DEFAULT_OUT, metavar="DIR",
                         help=f"directory for the report and data (default {DEFAULT_OUT})")
     parser.add_argument("--format", choices=FORMATS, default="github", help="report format (default github)")
     parser.add_argument("--baseline", metavar="CONFIG",
                         help="configuration the speedups are relative to (default: the first)")
-    parser.add_argument("--store-limit", type=positive_int, default=DEFAULT_STORE_LIMIT, metavar="K",
+    parser.add_argument("--store-limit", type=integer("--store-limit", 1), default=DEFAULT_STORE_LIMIT, metavar="K",
                         help="solutions kept per run for the exact set comparison; beyond K, sets are compared "
                         f"by fingerprint (default {DEFAULT_STORE_LIMIT:,})")
     parser.add_argument("--force", action="store_true", help="overwrite an existing report in --out")
@@ -134,11 +114,11 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--answers", metavar="FILE.tsv",
                         help="with --files: the known answers (columns n, diagonals, id, satisfiable, as CSPLib "
                         "079's results-shiftqueens.tsv, .gz allowed), checked against every configuration")
-    parser.add_argument("--preplaced", type=int, metavar="K",
+    parser.add_argument("--preplaced", type=integer("--preplaced", 0), metavar="K",
                         help="with --task complete: queens pre-placed on each random board (0 <= K <= every n)")
-    parser.add_argument("--instances", type=positive_int, default=10, metavar="M",
+    parser.add_argument("--instances", type=integer("--instances", 1), default=10, metavar="M",
                         help="with --task complete: random boards per n (default 10)")
-    parser.add_argument("--seed", type=int, default=0, metavar="S",
+    parser.add_argument("--seed", type=integer("--seed", 0), default=0, metavar="S",
                         help="with --task complete: seed of the random boards (default 0)")
     parser.add_argument("--unique", action="store_true",
                         help="with --task all: one solution per symmetry class (counts checked against A002562)")
@@ -197,8 +177,8 @@ def run(args: argparse.Namespace) -> int:
     from ..harness.results import ComparisonResults
     from ..harness.runner import RunRequest
     from ..harness.tasks import make_task
+    from ..progress import Progress
     from ..reports.files import OutputFiles
-    from .progress import ProgressBar
 
     if args.unique and args.task != "all":
         from . import UsageError
@@ -235,10 +215,14 @@ def run(args: argparse.Namespace) -> int:
         task=task, configurations=configurations, ns=args.n, repeat=args.repeat,
         timeout=args.timeout, store_limit=args.store_limit, baseline=baseline, command=command,
     )
-    bar = ProgressBar(sys.stderr)
+    bar: Progress | None = None
 
     def progress(done: int, total: int, run: RunRequest) -> None:
-        bar.update(done, total, f"n={run.instance.n} {run.config.label} rep {run.repetition + 1}")
+        nonlocal bar
+        if bar is None:
+            bar = Progress(sys.stderr, total, unit="run")
+        bar.advance_to(done)
+        bar.label(f"n={run.instance.n} {run.config.label} rep {run.repetition + 1}")
 
     def checkpoint(partial: ComparisonResults) -> None:
         try:
@@ -249,7 +233,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         results = run_comparison(request, on_progress=progress, on_checkpoint=checkpoint)
     finally:
-        bar.close()
+        if bar is not None:
+            bar.close()
     try:
         text = outputs.write_all(results, args.format)
     except OSError as error:
