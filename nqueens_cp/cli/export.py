@@ -7,9 +7,8 @@ import sys
 from typing import Any
 
 from ..errors import ModelFileError
-from ..instance import Instance
 from ..models.cnf import ENCODINGS
-from .common import add_board_arguments, check_placements
+from .common import add_board_arguments, board_instance
 
 #: Kept here (not imported from the writers) so that ``--help`` imports nothing heavy.
 FORMAT_CHOICES = ("dimacs", "cpsat", "minizinc", "opb")
@@ -37,7 +36,7 @@ def add_parser(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     from ..export.writers import export_model, write_text_atomic
 
-    instance = Instance(args.n, check_placements(args.n, args.fix))
+    instance, _ = board_instance(args)
     text = export_model(instance, args.format, args.encoding)
     if args.output is None or args.output == "-":
         sys.stdout.write(text)
