@@ -21,6 +21,11 @@ the chosen encoding:
 
 A pre-placed queen is a unit clause. With ``unique``, lex-leader clauses
 (:mod:`nqueens_cp.models.lex_leader`) keep one solution per symmetry class.
+
+An instance with blocked squares, or with pre-placed queens on at least half of its rows, gets the
+*reduced* CNF instead (:mod:`nqueens_cp.models.reduction`): one variable per open square only
+(numbered 1, 2, ... row by row: :attr:`QueensCnf.squares`), each free row and each free column
+exactly one queen, each diagonal with two or more open squares at most one.
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ from ..instance import Instance, Solution
 from ..symmetry import require_symmetric
 from .geometry import ModelSize, lines
 from .lex_leader import add_cnf_lex_leader
+from .reduction import reduce_instance, uses_reduction
 
 if TYPE_CHECKING:
     from pysat.formula import CNF, IDPool
@@ -57,23 +63,30 @@ class QueensCnf:
     encoding: str
     cnf: CNF
     pool: IDPool
+    #: The square of each queen variable, row by row: variable ``i + 1`` is ``squares[i]``. Every
+    #: square of the board (so ``queen(r, c) == r*n + c + 1``), or the open squares of a reduced CNF.
+    squares: tuple[tuple[int, int], ...] = ()
+    #: The pre-placed queens a reduced CNF leaves out (their rows hold no variable).
+    settled: tuple[tuple[int, int], ...] = ()
 
     def queen(self, row: int, col: int) -> int:
-        """The DIMACS variable of square (row, col)."""
+        """The DIMACS variable of square (row, col) (a ``KeyError`` for a square a reduced CNF left out)."""
         return int(self.pool.obj2id[("q", row, col)])
 
     @property
     def queen_variables(self) -> range:
-        """Variables 1..n*n are the squares, row by row: ``queen(r, c) == r*n + c + 1``."""
-        return range(1, self.n * self.n + 1)
+        """The variables of the squares: ``1 .. len(squares)``."""
+        return range(1, len(self.squares) + 1)
 
     def decode(self, model: Sequence[int]) -> Solution:
-        """The board a model (a list of signed literals) places: the true queen variables."""
-        n = self.n
-        cols = [-1] * n
+        """The board a model (a list of signed literals) places: the true queen variables, and the
+        pre-placed queens a reduced CNF left out."""
+        cols = [-1] * self.n
+        for row, col in self.settled:
+            cols[row] = col
         for lit in model:
-            if 0 < lit <= n * n:
-                row, col = divmod(lit - 1, n)
+            if 0 < lit <= len(self.squares):
+                row, col = self.squares[lit - 1]
                 cols[row] = col
         return tuple(cols)
 
@@ -93,6 +106,10 @@ def build_cnf(instance: Instance, encoding: str = DEFAULT_ENCODING, unique: bool
     from pysat.card import CardEnc, EncType
     from pysat.formula import CNF, IDPool
 
+    if uses_reduction(instance):
+        if unique:
+            require_symmetric(instance)
+        return _build_reduced_cnf(instance, encoding)
     n = instance.n
     # -- variables: the squares first, so queen(r, c) == r*n + c + 1
     pool = IDPool()
@@ -115,4 +132,32 @@ def build_cnf(instance: Instance, encoding: str = DEFAULT_ENCODING, unique: bool
         require_symmetric(instance)
         add_cnf_lex_leader(cnf, pool, n)
     cnf.nv = max(cnf.nv, pool.top)
-    return QueensCnf(n, encoding, cnf, pool)
+    return QueensCnf(n, encoding, cnf, pool, tuple((r, c) for r in range(n) for c in range(n)))
+
+
+def _build_reduced_cnf(instance: Instance, encoding: str) -> QueensCnf:
+    """The CNF over the open squares of ``instance``'s reduction (see the module docstring)."""
+    from pysat.card import CardEnc, EncType
+    from pysat.formula import CNF, IDPool
+
+    reduction = reduce_instance(instance)
+    pool = IDPool()
+    for square in reduction.squares:
+        pool.id(("q", *square))
+    cnf = CNF()
+    enc = getattr(EncType, encoding)
+    impossible = not reduction.consistent
+    for kind, squares in reduction.lines():
+        lits = [pool.id(("q", r, c)) for r, c in squares]
+        if kind in ("row", "column"):
+            if not lits:
+                impossible = True  # a free line without an open square: no board
+                continue
+            cnf.extend(CardEnc.equals(lits=lits, bound=1, vpool=pool, encoding=enc).clauses)
+        else:
+            cnf.extend(CardEnc.atmost(lits=lits, bound=1, vpool=pool, encoding=enc).clauses)
+    if impossible:
+        false = pool.id(("unsatisfiable",))
+        cnf.extend([[false], [-false]])
+    cnf.nv = max(cnf.nv, pool.top)
+    return QueensCnf(instance.n, encoding, cnf, pool, reduction.squares, instance.fixed)

@@ -13,6 +13,11 @@ variables. ``models/README.md`` writes this out.
 
 Pre-placed queens that attack each other (or one on a blocked square) leave no completion: the
 reduction then says so (``consistent`` is False) and models are built unsatisfiable.
+
+When models use it (:func:`uses_reduction`): whenever the instance has blocked squares, or
+pre-placed queens on at least half of its rows. With a few pre-placed queens the full model is
+hardly larger, and keeps its simple numbering (square (r, c) is variable r*n + c + 1); the reduced
+models number the open squares 1, 2, ... row by row and say so in every export's header.
 """
 
 from __future__ import annotations
@@ -69,6 +74,11 @@ class Reduction:
         columns = dict(self.instance.fixed)
         columns.update(placed)
         return tuple(columns[row] for row in range(self.instance.n))
+
+
+def uses_reduction(instance: Instance) -> bool:
+    """Whether models of ``instance`` are built over its reduction (see the module docstring)."""
+    return bool(instance.blocked) or (instance.n > 0 and 2 * len(instance.fixed) >= instance.n)
 
 
 def reduce_instance(instance: Instance) -> Reduction:
