@@ -84,7 +84,8 @@ def test_both_forms_give_the_papers_answers(name: str, options: dict[str, Any]) 
 
 def test_translated_instances_shrink() -> None:
     big = read_instance(DATA / "completion-10-4-778-3.param")
-    assert uses_reduction(big) and not uses_reduction(Instance(8, {0: 0}))
+    assert uses_reduction(big) and not uses_reduction(Instance(8, {0: 0, 1: 2, 2: 4, 3: 6}))
+    assert uses_reduction(Instance(16, {r: (2 * r) % 17 for r in range(8)}))
     for name, options in (("sat", {}), ("cpsat", {}), ("cpsat", {"model": "boolean"})):
         size = create_backend(name, **options).model_size(big)
         assert size is not None and size.variables <= 100 + 400  # open squares (+ auxiliaries), not 2540²
@@ -151,8 +152,9 @@ def test_a_malformed_instance_file_gives_file_line_and_why(tmp_path: Path) -> No
 
 BLOCKED_EXPORT_CASES = [
     read_instance(DATA / "diag-10-4-102.param", 3),
-    Instance(8, {0: 0, 1: 4, 2: 7, 3: 5}),
+    Instance(16, dict(enumerate((7, 4, 10, 1, 15, 9, 3, 8)))),  # 4 completions
     Instance(7, blocked=[(0, 0), (3, 3), (6, 6)]),
+    read_instance(DATA / "diag-11-4-494.param", 8),  # no solution (the paper's answer)
 ]
 
 

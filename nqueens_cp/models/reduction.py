@@ -15,7 +15,8 @@ Pre-placed queens that attack each other (or one on a blocked square) leave no c
 reduction then says so (``consistent`` is False) and models are built unsatisfiable.
 
 When models use it (:func:`uses_reduction`): whenever the instance has blocked squares, or
-pre-placed queens on at least half of its rows. With a few pre-placed queens the full model is
+pre-placed queens on at least half of its rows of a board of 16 rows or more. With a few
+pre-placed queens (or on a small board) the full model is
 hardly larger, and keeps its simple numbering (square (r, c) is variable r*n + c + 1); the reduced
 models number the open squares 1, 2, ... row by row and say so in every export's header.
 """
@@ -76,9 +77,15 @@ class Reduction:
         return tuple(columns[row] for row in range(self.instance.n))
 
 
+#: Boards smaller than this keep the full model whatever their pre-placed queens (it is small anyway).
+REDUCE_FROM_N = 16
+
+
 def uses_reduction(instance: Instance) -> bool:
     """Whether models of ``instance`` are built over its reduction (see the module docstring)."""
-    return bool(instance.blocked) or (instance.n > 0 and 2 * len(instance.fixed) >= instance.n)
+    if instance.blocked:
+        return True
+    return instance.n >= REDUCE_FROM_N and 2 * len(instance.fixed) >= instance.n
 
 
 def reduce_instance(instance: Instance) -> Reduction:
