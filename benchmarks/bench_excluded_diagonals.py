@@ -126,7 +126,8 @@ def load_cases(sample: Path, wanted: set[int], strata: str) -> list[Case]:
     with (sample / "sample.tsv").open(encoding="utf-8") as handle:
         for row in csv.DictReader(handle, delimiter="\t"):
             n, d, ident = int(row["n"]), int(row["diagonals"]), int(row["id"])
-            if n not in wanted or (strata == "hardest" and row["stratum"] != "hardest"):
+            hardest = row["stratum"] == "hardest"
+            if n not in wanted or (strata == "hardest" and not hardest) or (strata == "random" and hardest):
                 continue
             paper = answers[(row["n"], row["diagonals"], row["id"])]
             path = sample / "instances" / f"diag-{n}-4-{ident}.param"
@@ -194,8 +195,9 @@ def run_backend(backend: Backend, case: Case, timeout: float, outcome: Outcome) 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--n", default="16-21", help="board sizes, e.g. 16-21 or 10,12 (default 16-21)")
-    parser.add_argument("--strata", choices=("hardest", "all"), default="hardest",
-                        help="hardest: the 10 hardest instances per n (default); all: the whole sample")
+    parser.add_argument("--strata", choices=("hardest", "random", "all"), default="hardest",
+                        help="hardest: the 10 hardest instances per n (default); random: the random strata "
+                        "of D; all: the whole sample")
     parser.add_argument("--backends", default=DEFAULT_BACKENDS, help=f"configurations (default {DEFAULT_BACKENDS})")
     parser.add_argument("--repeat", type=int, default=3, help="repetitions per instance and side (default 3)")
     parser.add_argument("--timeout", type=float, default=300.0, help="seconds per run (default 300)")
