@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import os
 import platform
+import shutil
 import statistics
+import subprocess
 import time
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Callable, Sequence
 
 from tabulate import tabulate
@@ -102,3 +105,15 @@ def report(title: str, rows: Sequence[Comparison], our_label: str, ref_label: st
     )
     print()
     return all_met
+
+
+def build_c(source: Path, binary: Path, optimisation: str) -> Path:
+    """Compile a C reference with gcc at ``optimisation`` (``-O2``, ``-O3``), again whenever the
+    source is newer than the binary."""
+    compiler = shutil.which("gcc")
+    if compiler is None:
+        raise SystemExit("gcc is needed to build the C reference (apt-get install gcc)")
+    binary.parent.mkdir(exist_ok=True)
+    if not binary.exists() or binary.stat().st_mtime < source.stat().st_mtime:
+        subprocess.run([compiler, optimisation, "-o", str(binary), str(source)], check=True)
+    return binary

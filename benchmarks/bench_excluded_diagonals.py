@@ -34,7 +34,6 @@ from __future__ import annotations
 import argparse
 import csv
 import multiprocessing
-import shutil
 import statistics
 import subprocess
 import sys
@@ -48,7 +47,7 @@ from tabulate import tabulate
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from _common import machine  # noqa: E402
+from _common import build_c, machine  # noqa: E402
 
 from nqueens_cp.backends.base import Backend  # noqa: E402
 from nqueens_cp.backends.registry import create_backend, parse_config  # noqa: E402
@@ -100,13 +99,7 @@ def load_load() -> str:
 
 def build_reference() -> Path:
     """Compile the C reference with ``gcc -O3`` (again whenever the source is newer)."""
-    compiler = shutil.which("gcc")
-    if compiler is None:
-        raise SystemExit("gcc is needed to build the C reference (apt-get install gcc)")
-    BINARY.parent.mkdir(exist_ok=True)
-    if not BINARY.exists() or BINARY.stat().st_mtime < SOURCE.stat().st_mtime:
-        subprocess.run([compiler, "-O3", "-o", str(BINARY), str(SOURCE)], check=True)
-    return BINARY
+    return build_c(SOURCE, BINARY, "-O3")
 
 
 def sizes(text: str) -> set[int]:

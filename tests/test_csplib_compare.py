@@ -15,7 +15,7 @@ from nqueens_cp.harness.results import ComparisonResults
 
 from .harness_backends import registered
 from .test_csplib import DATA
-from .test_harness_cli import one_line_error
+from .test_harness_cli import compare_status, one_line_error
 
 
 @pytest.fixture(autouse=True)
@@ -99,11 +99,7 @@ def test_a_completion_file_and_a_timeout(tmp_path: Path, capsys: pytest.CaptureF
 def test_bad_file_input_is_one_line(argv: list[str], fragment: str, tmp_path: Path,
                                     capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "never"
-    try:
-        status = main(["compare", *argv, "--backends", "bitboard", "--out", str(out)])
-    except SystemExit as exit_:  # argparse errors
-        status = int(exit_.code or 0)
-    one_line_error(capsys, status, fragment)
+    one_line_error(capsys, compare_status([*argv, "--backends", "bitboard", "--out", str(out)]), fragment)
     assert not out.exists()
 
 

@@ -84,6 +84,22 @@ def _close(masks: UInt64Array, source: UInt64Array, free: np.uint64, line: int, 
 
 
 @_compiled
+def _fewest_open(masks: UInt64Array, free: np.uint64, best: int, best_line: int) -> tuple[int, int]:
+    """The free line (of one direction) with the fewest open squares, if fewer than ``best``:
+    ``(count, line)``, lowest index first on ties; ``(best, best_line)`` when none has fewer."""
+    one = np.uint64(1)
+    rest = free
+    while rest and best > 1:
+        bit = rest & (~rest + one)
+        rest ^= bit
+        line = _lowest_index(bit)
+        count = _popcount(masks[line])
+        if count < best:
+            best, best_line = count, line
+    return best, best_line
+
+
+@_compiled
 def _search(
     rows: UInt64Array, cols: UInt64Array, free_rows: UInt64Array, free_cols: UInt64Array,
     kind: Int64Array, line: Int64Array, candidates: UInt64Array, board: Int64Array,
@@ -114,25 +130,11 @@ def _search(
                 if found == capacity:
                     break
                 continue
-            best = n + 1
+            best, best_line = _fewest_open(rows[depth], free_rows[depth], n + 1, 0)
             best_kind = 0
-            best_line = 0
-            rest = free_rows[depth]
-            while rest and best > 1:
-                bit = rest & (~rest + one)
-                rest ^= bit
-                r = _lowest_index(bit)
-                count = _popcount(rows[depth, r])
-                if count < best:
-                    best, best_kind, best_line = count, 0, r
-            rest = free_cols[depth]
-            while rest and best > 1:
-                bit = rest & (~rest + one)
-                rest ^= bit
-                c = _lowest_index(bit)
-                count = _popcount(cols[depth, c])
-                if count < best:
-                    best, best_kind, best_line = count, 1, c
+            _, column_line = _fewest_open(cols[depth], free_cols[depth], best, -1)
+            if column_line >= 0:
+                best_kind, best_line = 1, column_line
             kind[depth] = best_kind
             line[depth] = best_line
             candidates[depth] = rows[depth, best_line] if best_kind == 0 else cols[depth, best_line]
