@@ -7,7 +7,8 @@ of ``build_cnf(Instance(n), encoding)`` that agree with it on the queen variable
 (:mod:`nqueens_cp.models.model_count`); the table gives their sum, the number of DIMACS models,
 and whether it equals the number of solutions. Variables that the encoding allocates but uses in no
 clause count too (each doubles the models), as they would for any model counter reading the file.
-An entry ">= X" means a group of auxiliary variables had more than --cap models.
+An entry ">= X" means a group of auxiliary variables had more than --cap models; counts above 10¹²
+are shown rounded (``1.77e101``).
 """
 
 from __future__ import annotations
@@ -37,6 +38,12 @@ def model_count(encoding: str, n: int, cap: int) -> tuple[int, ModelCount]:
     return len(solutions), counter.total(solutions)
 
 
+def shown(count: ModelCount) -> str:
+    """The count, in full up to 10¹², else rounded as ``1.77e101`` (both marked ">=" if a lower bound)."""
+    text = str(count.models) if count.models < 10**12 else f"{count.models:.2e}"
+    return text if count.exact else f">= {text}"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--n", type=sizes, default=sizes("4-8"), help="board sizes, e.g. 4-8 (default 4-8)")
@@ -54,7 +61,7 @@ def main(argv: list[str] | None = None) -> int:
             solutions, models = model_count(encoding, n, args.cap)
             if len(solutions_row) < len(args.n):
                 solutions_row.append(str(solutions))
-            cells.append(str(models))
+            cells.append(shown(models))
             equal = equal and models.exact and models.models == solutions
         print(f"| `{encoding}` | " + " | ".join(cells) + f" | {'yes' if equal else 'no'} |", flush=True)
     print("| solutions | " + " | ".join(solutions_row) + " | |")
