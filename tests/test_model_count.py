@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from nqueens_cp.backends.registry import create_backend
-from nqueens_cp.backends.sat import ENCODINGS, build_cnf
 from nqueens_cp.instance import Instance
+from nqueens_cp.models.cnf import ENCODINGS, build_cnf
 from nqueens_cp.models.model_count import ModelCount, ModelCounter, solution_literals
 
 
@@ -55,3 +55,18 @@ def test_cap_marks_a_lower_bound() -> None:
     built = build_cnf(Instance(5), "seqcounter")
     counted = ModelCounter(built.cnf.clauses, built.cnf.nv, cap=1).total([(0, 2, 4, 1, 3)])
     assert not counted.exact and str(counted).startswith(">= ")
+
+
+def test_readme_model_counts_match_the_script_for_small_boards() -> None:
+    """models/README.md's table (written by benchmarks/model_counts.py), its n = 4 and n = 5 columns recomputed."""
+    from .test_model_sizes import _readme_table
+    from .test_strategies_and_defaults import load_benchmark
+
+    script = load_benchmark("model_counts")
+    rows = {row[0]: row for row in _readme_table("<!-- model-counts -->")}
+    assert set(ENCODINGS) <= set(rows)
+    for encoding in ENCODINGS:
+        for column, n in ((1, 4), (2, 5)):
+            models = script.model_count(encoding, n, 100_000)[1]
+            assert rows[encoding][column] == script.shown(models), (encoding, n)
+        assert (rows[encoding][-1] == "yes") == (encoding in ("pairwise", "ladder", "commander")), encoding
