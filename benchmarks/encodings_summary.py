@@ -63,7 +63,7 @@ def main(argv: list[str] | None = None) -> int:
         for e in encodings:
             row = [medians[(e, s)] for s in solvers]
             shown = ["timeout" if (n, e, s) in times and v is None else "-" if v is None else f"{v:.3g}"
-                     for s, v in zip(solvers, row)]
+                     for s, v in zip(solvers, row, strict=True)]
             best = min((v for v in row if v is not None), default=None)
             ratio = f"{best / fastest:.2f}x" if best is not None and fastest else "-"
             print(f"| `{e}` | " + " | ".join(shown) + f" | {ratio} |")

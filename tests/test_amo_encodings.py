@@ -22,7 +22,7 @@ from nqueens_cp.errors import BackendOptionError
 from nqueens_cp.models.amo import (
     AMO_ENCODERS,
     DEFAULT_OPTIONS,
-    AmoSize,
+    Cost,
     atmost_one,
     atmost_one_size,
     bimander,
@@ -170,12 +170,12 @@ def test_size_formula_matches_generation(case: tuple[str, dict[str, int]]) -> No
     encoding, options = case
     for m in range(0, 70):
         clauses, top = encode(encoding, options, m)
-        assert AmoSize(top - m, len(clauses)) == atmost_one_size(encoding, m, options), m
+        assert Cost(top - m, len(clauses)) == atmost_one_size(encoding, m, options), m
 
 
 def test_pairwise_size_and_clauses() -> None:
     assert pairwise([1, 2, 3], Pool(3)) == [[-1, -2], [-1, -3], [-2, -3]]
-    assert atmost_one_size("pairwise", 7) == AmoSize(0, 21)
+    assert atmost_one_size("pairwise", 7) == Cost(0, 21)
 
 
 @pytest.mark.parametrize("encoding", sorted(AMO_ENCODERS))

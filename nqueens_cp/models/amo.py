@@ -55,8 +55,8 @@ from ..errors import BackendOptionError
 __all__ = [
     "AMO_ENCODERS",
     "DEFAULT_OPTIONS",
-    "AmoSize",
     "AtMostOneEncoder",
+    "Cost",
     "VariablePool",
     "atmost_one",
     "atmost_one_size",
@@ -172,17 +172,17 @@ def atmost_one(
 
 
 @dataclass(frozen=True)
-class AmoSize:
-    """What one at-most-one over ``m`` literals costs: auxiliary variables and clauses."""
+class Cost:
+    """What one at-most-one (over ``m`` literals) costs: auxiliary variables and clauses."""
 
     aux: int
     clauses: int
 
-    def __add__(self, other: AmoSize) -> AmoSize:
-        return AmoSize(self.aux + other.aux, self.clauses + other.clauses)
+    def __add__(self, other: Cost) -> Cost:
+        return Cost(self.aux + other.aux, self.clauses + other.clauses)
 
 
-def atmost_one_size(encoding: str, m: int, options: dict[str, int] | None = None) -> AmoSize:
+def atmost_one_size(encoding: str, m: int, options: dict[str, int] | None = None) -> Cost:
     """Auxiliary variables and clauses of ``atmost_one(encoding, <m literals>, pool, options)``, by formula."""
     if encoding == "pairwise":
         return _pairwise_size(m)
@@ -194,39 +194,39 @@ def atmost_one_size(encoding: str, m: int, options: dict[str, int] | None = None
     return _bimander_size(m, chosen["group_size"])
 
 
-def _pairwise_size(m: int) -> AmoSize:
-    return AmoSize(0, m * (m - 1) // 2)
+def _pairwise_size(m: int) -> Cost:
+    return Cost(0, m * (m - 1) // 2)
 
 
-def _commander_size(m: int, g: int) -> AmoSize:
+def _commander_size(m: int, g: int) -> Cost:
     """Per level: a full group costs 1 variable and ``g(g−1)/2 + g + 1`` clauses, a lone literal nothing."""
-    size = AmoSize(0, 0)
+    size = Cost(0, 0)
     while m > g:
         full, rest = divmod(m, g)
-        size += AmoSize(full, full * (_pairwise_size(g).clauses + g + 1))
+        size += Cost(full, full * (_pairwise_size(g).clauses + g + 1))
         if rest >= 2:
-            size += AmoSize(1, _pairwise_size(rest).clauses + rest + 1)
+            size += Cost(1, _pairwise_size(rest).clauses + rest + 1)
         m = full + (1 if rest else 0)
     return size + _pairwise_size(m)
 
 
-def _product_size(m: int, base: int) -> AmoSize:
+def _product_size(m: int, base: int) -> Cost:
     """``(a, c)(m) = (p + q, 2m) + (a, c)(p) + (a, c)(q)`` above the pairwise base case."""
     if m <= base:
         return _pairwise_size(m)
     p = _ceil_sqrt(m)
     q = -(-m // p)
-    return AmoSize(p + q, 2 * m) + _product_size(p, base) + _product_size(q, base)
+    return Cost(p + q, 2 * m) + _product_size(p, base) + _product_size(q, base)
 
 
-def _bimander_size(m: int, g: int) -> AmoSize:
+def _bimander_size(m: int, g: int) -> Cost:
     """``⌈log₂ k⌉`` bits for ``k = ⌈m/g⌉`` groups; pairwise in each group plus one clause per literal and bit."""
     groups = -(-m // g)
     if m <= 2 or groups <= 1:
         return _pairwise_size(m)
     bits = _ceil_log2(groups)
     full, rest = divmod(m, g)
-    return AmoSize(bits, full * _pairwise_size(g).clauses + _pairwise_size(rest).clauses + m * bits)
+    return Cost(bits, full * _pairwise_size(g).clauses + _pairwise_size(rest).clauses + m * bits)
 
 
 def _options(encoding: str, options: dict[str, int] | None) -> dict[str, int]:

@@ -27,7 +27,7 @@ from fractions import Fraction
 from math import isqrt
 
 from ..errors import BackendOptionError
-from .amo import AMO_ENCODERS, atmost_one_size
+from .amo import AMO_ENCODERS, Cost, atmost_one_size
 from .geometry import ModelSize
 
 __all__ = [
@@ -41,17 +41,6 @@ __all__ = [
     "minizinc_size",
     "opb_size",
 ]
-
-
-@dataclass(frozen=True)
-class Cost:
-    """What one cardinality constraint costs: auxiliary variables and clauses."""
-
-    aux: int
-    clauses: int
-
-    def __add__(self, other: Cost) -> Cost:
-        return Cost(self.aux + other.aux, self.clauses + other.clauses)
 
 
 def _ceil_log2(m: int) -> int:
@@ -146,8 +135,7 @@ def atmost_one_cost(encoding: str, m: int) -> Cost:
     if encoding == "mtotalizer":
         return _mto_atmost_one(m, max(2, isqrt(m)), None)
     if encoding in AMO_ENCODERS:
-        own = atmost_one_size(encoding, m)
-        return Cost(own.aux, own.clauses)
+        return atmost_one_size(encoding, m)
     raise BackendOptionError(f"no size formula for encoding {encoding!r}")
 
 
