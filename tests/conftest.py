@@ -22,6 +22,7 @@ CONFIGS: list[tuple[str, dict[str, Any]]] = [
     ("bitboard", {"kernel": "python"}),
     ("cpsat", {"workers": 2}),
     *[("sat", {"encoding": encoding}) for encoding in ENCODINGS],
+    ("minizinc", {}),
     ("sat", {"solver": "minisat22"}),
     ("sat", {"solver": "glucose4"}),
 ]
@@ -44,9 +45,30 @@ def config_id(config: tuple[str, dict[str, Any]]) -> str:
     return ":".join([name, *(f"{k}={v}" for k, v in options.items())])
 
 
+def require_backend(name: str) -> None:
+    """Skip the test when backend ``name`` cannot run here (a program missing); under CI=true, fail."""
+    from nqueens_cp.backends.registry import backend_class
+
+    reason = backend_class(name).unavailable_reason()
+    if reason is not None:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"{reason} (.ci/install-external-solvers.sh installs it)")
+        pytest.skip(reason)
+
+
+def usable(configs: list[tuple[str, dict[str, Any]]]) -> list[tuple[str, dict[str, Any]]]:
+    """The configurations whose backend can run here (all of them under CI=true, else a failure)."""
+    from nqueens_cp.backends.registry import backend_class
+
+    if os.environ.get("CI") == "true":
+        return configs
+    return [config for config in configs if backend_class(config[0]).unavailable_reason() is None]
+
+
 @pytest.fixture(params=CONFIGS, ids=config_id)
 def backend(request: pytest.FixtureRequest) -> Any:
     name, options = request.param
+    require_backend(name)
     return create_backend(name, **options)
 
 
@@ -58,9 +80,9 @@ class CliResult:
     stderr: str
 
 
-def run_cli(*args: str, timeout: float = 120) -> CliResult:
-    """Run ``python -m nqueens_cp ARGS`` in a real subprocess."""
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
+def run_cli(*args: str, timeout: float = 120, env: dict[str, str] | None = None) -> CliResult:
+    """Run ``python -m nqueens_cp ARGS`` in a real subprocess (``env``: the environment, default this one's)."""
+    env = {**(os.environ if env is None else env), "PYTHONPATH": str(REPO)}
     done = subprocess.run(
         [sys.executable, "-m", "nqueens_cp", *args],
         capture_output=True, text=True, timeout=timeout, env=env, cwd=REPO,

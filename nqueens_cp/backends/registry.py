@@ -14,6 +14,7 @@ _REGISTRY: dict[str, str | type[Backend]] = {
     "bitboard": "nqueens_cp.backends.bitboard:BitboardBackend",
     "cpsat": "nqueens_cp.backends.cpsat:CpSatBackend",
     "sat": "nqueens_cp.backends.sat:SatBackend",
+    "minizinc": "nqueens_cp.backends.minizinc:MiniZincBackend",
 }
 
 

@@ -16,13 +16,13 @@ def add_parser(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     for name in backend_names():
         cls = backend_class(name)
-        missing = cls.missing_packages()
-        status = "available" if not missing else f"unavailable (missing {', '.join(missing)})"
-        print(f"{name}: {status}")
+        reason = cls.unavailable_reason()
+        print(f"{name}: " + ("available" if reason is None else f"unavailable: {reason}"))
         print(f"    {cls.summary}")
         for spec in cls.option_specs:
             line = f"    --{spec.name.replace('_', '-')} ({spec.type.__name__}, default {spec.default})"
             print(f"{line}: {spec.help}")
-            if spec.choices:
-                print(f"        choices: {', '.join(map(str, spec.choices))}")
+            choices = cls.option_choices(spec)
+            if choices:
+                print(f"        choices: {', '.join(map(str, choices))}")
     return 0
