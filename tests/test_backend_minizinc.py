@@ -22,7 +22,7 @@ def needs_minizinc() -> None:
 def test_gecode_is_the_default_and_the_solvers_are_found() -> None:
     assert "gecode" in installed_solvers()
     assert create_backend("minizinc").options["solver"] == "gecode"
-    with pytest.raises(BackendOptionError, match="choose from .*gecode"):
+    with pytest.raises(BackendOptionError, match=r"choose from .*gecode"):
         create_backend("minizinc", solver="no-such-solver")
     listing = run_cli("backends")
     section = listing.stdout.split("minizinc:")[1]

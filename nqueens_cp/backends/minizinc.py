@@ -16,6 +16,7 @@ solver process. The backend needs the ``minizinc`` package (a dependency of nque
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import shutil
 import subprocess
@@ -73,10 +74,9 @@ def _close(loop: asyncio.AbstractEventLoop, stream: Any) -> None:
     stream is cancelled instead, which terminates the process and waits for it.
     """
     try:
-        try:
+        # CancelledError: cancelled as asked; StopAsyncIteration or RuntimeError: it had finished already.
+        with contextlib.suppress(asyncio.CancelledError, StopAsyncIteration, RuntimeError):
             loop.run_until_complete(stream.athrow(asyncio.CancelledError()))
-        except (asyncio.CancelledError, StopAsyncIteration, RuntimeError):
-            pass  # cancelled as asked; or already finished (RuntimeError: an exhausted generator)
         pending = asyncio.all_tasks(loop)
         for task in pending:
             task.cancel()
@@ -109,7 +109,7 @@ class MiniZincBackend(Backend):
     def unavailable_reason(cls) -> str | None:
         missing = cls.missing_packages()
         if missing:
-            return f"backend minizinc needs the Python package minizinc: pip install nqueens-cp (it declares it)"
+            return "backend minizinc needs the Python package minizinc: pip install nqueens-cp (it declares it)"
         if shutil.which("minizinc") is None:
             return f"backend minizinc needs the minizinc program, not found on the PATH: {INSTALL_HINT}"
         if not installed_solvers():
