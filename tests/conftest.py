@@ -7,7 +7,7 @@ import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 import pytest
 
@@ -80,9 +80,14 @@ class CliResult:
     stderr: str
 
 
-def run_cli(*args: str, timeout: float = 120, env: dict[str, str] | None = None) -> CliResult:
-    """Run ``python -m nqueens_cp ARGS`` in a real subprocess (``env``: the environment, default this one's)."""
-    env = {**(os.environ if env is None else env), "PYTHONPATH": str(REPO)}
+def run_cli(
+    *args: str, timeout: float = 120, env: dict[str, str] | None = None, pythonpath: Sequence[str | Path] = (),
+) -> CliResult:
+    """Run ``python -m nqueens_cp ARGS`` in a real subprocess.
+
+    ``env`` is its environment (default this one's); ``pythonpath`` adds folders after the repository.
+    """
+    env = {**(os.environ if env is None else env), "PYTHONPATH": os.pathsep.join(map(str, [REPO, *pythonpath]))}
     done = subprocess.run(
         [sys.executable, "-m", "nqueens_cp", *args],
         capture_output=True, text=True, timeout=timeout, env=env, cwd=REPO,

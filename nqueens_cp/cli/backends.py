@@ -1,11 +1,12 @@
-"""``nqueens-cp backends``: each backend, whether it is usable here, and its options."""
+"""``nqueens-cp backends``: each backend (built-in or from another package), whether it is usable here, and its options."""
 
 from __future__ import annotations
 
 import argparse
 from typing import Any
 
-from ..backends.registry import backend_class, backend_names
+from ..backends.registry import backend_class, backend_names, broken_plugins
+from ..errors import NQueensError
 
 
 def add_parser(subparsers: Any) -> None:
@@ -14,8 +15,13 @@ def add_parser(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    for name in backend_names():
-        cls = backend_class(name)
+    names = backend_names()
+    for name in names:
+        try:
+            cls = backend_class(name)
+        except NQueensError as error:  # another package's backend that does not load: say why, go on
+            print(f"{name}: broken: {error}")
+            continue
         reason = cls.unavailable_reason()
         print(f"{name}: " + ("available" if reason is None else f"unavailable: {reason}"))
         print(f"    {cls.summary}")
@@ -25,4 +31,7 @@ def run(args: argparse.Namespace) -> int:
             choices = cls.option_choices(spec)
             if choices:
                 print(f"        choices: {', '.join(map(str, choices))}")
+    for name, reason in broken_plugins().items():
+        if name not in names:
+            print(f"{name}: broken: {reason}")
     return 0
