@@ -192,6 +192,13 @@ def run(args: argparse.Namespace) -> int:
     def progress(done: int, total: int, run: RunRequest) -> None:
         bar.update(done, total, f"n={run.instance.n} {run.config.label} rep {run.repetition + 1}")
 
+    def size_done(n: int, partial: ComparisonResults) -> None:
+        from ..reports.live import size_line
+
+        bar.close()  # erase the bar (it is drawn again by the next run), then the line stays above it
+        sys.stderr.write(f"nqueens-cp: {size_line(partial, n)}\n")
+        sys.stderr.flush()
+
     def checkpoint(partial: ComparisonResults) -> None:
         try:
             outputs.write_data(partial)
@@ -199,7 +206,7 @@ def run(args: argparse.Namespace) -> int:
             sys.stderr.write(f"nqueens-cp: warning: checkpoint not written: {error}\n")
 
     try:
-        results = run_comparison(request, on_progress=progress, on_checkpoint=checkpoint)
+        results = run_comparison(request, on_progress=progress, on_checkpoint=checkpoint, on_size=size_done)
     finally:
         bar.close()
     try:
