@@ -48,3 +48,38 @@ def test_stdout_is_the_report_alone(tmp_path: Path) -> None:
     lines = done.stderr.splitlines()
     assert [line.split(":")[1].strip() for line in lines[:3]] == ["n=4", "n=5", "n=6"]
     assert lines[3].startswith("nqueens-cp: wrote ")
+
+
+def test_on_a_terminal_the_bar_and_the_lines_share_stderr(tmp_path: Path) -> None:
+    import os
+    import pty
+    import subprocess
+    import sys
+
+    from .conftest import REPO
+
+    main_fd, terminal_fd = pty.openpty()
+    env = {**os.environ, "PYTHONPATH": str(REPO), "COLUMNS": "120"}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "nqueens_cp", "compare", "--n", "4-6", "--backends", "bitboard,backtrack",
+         "--repeat", "1", "--out", str(tmp_path / "out")],
+        stdout=subprocess.PIPE, stderr=terminal_fd, env=env, cwd=REPO,
+    )
+    os.close(terminal_fd)
+    chunks = []
+    while True:
+        try:
+            data = os.read(main_fd, 65536)
+        except OSError:  # the terminal closed: the command is done
+            break
+        if not data:
+            break
+        chunks.append(data)
+    stdout, _ = process.communicate(timeout=120)
+    os.close(main_fd)
+    screen = b"".join(chunks).decode(errors="replace")
+    assert process.returncode == 0, screen
+    assert stdout.decode() == (tmp_path / "out" / "report.md").read_text(encoding="utf-8")  # stdout: the report
+    for n in (4, 5, 6):
+        assert f"nqueens-cp: n={n}: " in screen
+    assert "run/s" in screen or "s/run" in screen  # tqdm's bar, with its rate and time left, was drawn

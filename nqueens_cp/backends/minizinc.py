@@ -26,18 +26,12 @@ from typing import Any, ClassVar, Iterator
 
 from ..errors import BackendOptionError, SolverError
 from ..instance import Instance, Solution
+from ..models.text import minizinc_text
 from .base import Backend, ModelSize, OptionSpec
 
 #: How to install the ``minizinc`` program, for the messages of an unusable backend.
 INSTALL_HINT = ("install the minizinc program with a solver (Debian/Ubuntu: apt-get install minizinc flatzinc; "
                 "elsewhere the MiniZinc bundle)")
-
-
-def minizinc_model(instance: Instance) -> str:
-    """The MiniZinc text of ``instance`` (the same as ``nqueens-cp export N --format minizinc``)."""
-    from ..export.writers import minizinc_text
-
-    return minizinc_text(instance)
 
 
 @cache
@@ -120,7 +114,7 @@ class MiniZincBackend(Backend):
     def option_choices(cls, spec: OptionSpec) -> tuple[Any, ...] | None:
         return installed_solvers() or None if spec.name == "solver" else spec.choices
 
-    def model_size(self, instance: Instance) -> ModelSize:
+    def _model_size(self, instance: Instance, unique: bool) -> ModelSize:
         """The MiniZinc model: n variables; three ``alldifferent`` plus one equality per pre-placed queen."""
         return ModelSize(instance.n, 3 + len(instance.fixed), "constraints")
 
@@ -129,7 +123,7 @@ class MiniZincBackend(Backend):
 
         self.ensure_available()
         model = minizinc.Model()
-        model.add_string(minizinc_model(instance))
+        model.add_string(minizinc_text(instance))
         solver = minizinc.Solver.lookup(self.options["solver"])
         problem = minizinc.Instance(solver, model)
         loop = asyncio.new_event_loop()

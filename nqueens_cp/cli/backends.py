@@ -5,8 +5,22 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from ..backends.base import OptionSpec
 from ..backends.registry import backend_class, backend_names, broken_plugins
 from ..errors import NQueensError
+from .common import OPTION_FLAGS
+
+
+def option_usage(spec: OptionSpec, choices: tuple[Any, ...] | None = None) -> str:
+    """How an option is typed on ``solve``: its own flag where it has one, else ``-O name=VALUE``.
+
+    ``choices`` are the values accepted here (default ``spec.choices``; some backends find theirs at run time).
+    """
+    choices = spec.choices if choices is None else choices
+    value = "|".join(map(str, choices)) if choices and len(choices) <= 4 else spec.type.__name__.upper()
+    if spec.name in OPTION_FLAGS:
+        return f"{OPTION_FLAGS[spec.name]} {value}"
+    return f"-O {spec.name}={value}"
 
 
 def add_parser(subparsers: Any) -> None:
@@ -26,10 +40,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"{name}: " + ("available" if reason is None else f"unavailable: {reason}"))
         print(f"    {cls.summary}")
         for spec in cls.option_specs:
-            line = f"    --{spec.name.replace('_', '-')} ({spec.type.__name__}, default {spec.default})"
-            print(f"{line}: {spec.help}")
             choices = cls.option_choices(spec)
-            if choices:
+            print(f"    {option_usage(spec, choices)} (default {spec.default}): {spec.help}")
+            if choices and len(choices) > 4:
                 print(f"        choices: {', '.join(map(str, choices))}")
     for name, reason in broken_plugins().items():
         if name not in names:

@@ -152,8 +152,8 @@ def run(args: argparse.Namespace) -> int:
     from ..harness.results import ComparisonResults
     from ..harness.runner import RunRequest
     from ..harness.tasks import make_task
+    from ..progress import Progress
     from ..reports.files import OutputFiles
-    from .progress import ProgressBar
 
     if args.unique and args.task != "all":
         from . import UsageError
@@ -187,16 +187,24 @@ def run(args: argparse.Namespace) -> int:
         task=task, configurations=configurations, ns=args.n, repeat=args.repeat,
         timeout=args.timeout, store_limit=args.store_limit, baseline=baseline, command=command,
     )
-    bar = ProgressBar(sys.stderr)
+    bar: Progress | None = None
 
     def progress(done: int, total: int, run: RunRequest) -> None:
-        bar.update(done, total, f"n={run.instance.n} {run.config.label} rep {run.repetition + 1}")
+        nonlocal bar
+        if bar is None:
+            bar = Progress(sys.stderr, total, unit="run")
+        bar.advance_to(done)
+        bar.label(f"n={run.instance.n} {run.config.label} rep {run.repetition + 1}")
 
     def size_done(n: int, partial: ComparisonResults) -> None:
         from ..reports.live import size_line
 
-        bar.close()  # erase the bar (it is drawn again by the next run), then the line stays above it
-        sys.stderr.write(f"nqueens-cp: {size_line(partial, n)}\n")
+        line = f"nqueens-cp: {size_line(partial, n)}\n"
+        if bar is None:
+            sys.stderr.write(line)
+        else:
+            with bar.paused():  # the bar is erased, the line written above it, the bar drawn again
+                sys.stderr.write(line)
         sys.stderr.flush()
 
     def checkpoint(partial: ComparisonResults) -> None:
@@ -208,7 +216,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         results = run_comparison(request, on_progress=progress, on_checkpoint=checkpoint, on_size=size_done)
     finally:
-        bar.close()
+        if bar is not None:
+            bar.close()
     try:
         text = outputs.write_all(results, args.format)
     except OSError as error:
