@@ -51,15 +51,19 @@ def test_stdout_is_the_report_alone(tmp_path: Path) -> None:
 
 
 def test_on_a_terminal_the_bar_and_the_lines_share_stderr(tmp_path: Path) -> None:
+    import fcntl
     import os
     import pty
+    import struct
     import subprocess
     import sys
+    import termios
 
     from .conftest import REPO
 
     main_fd, terminal_fd = pty.openpty()
-    env = {**os.environ, "PYTHONPATH": str(REPO), "COLUMNS": "120"}
+    fcntl.ioctl(terminal_fd, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))  # a 120-column terminal
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
     process = subprocess.Popen(
         [sys.executable, "-m", "nqueens_cp", "compare", "--n", "4-6", "--backends", "bitboard,backtrack",
          "--repeat", "1", "--out", str(tmp_path / "out")],
@@ -83,3 +87,4 @@ def test_on_a_terminal_the_bar_and_the_lines_share_stderr(tmp_path: Path) -> Non
     for n in (4, 5, 6):
         assert f"nqueens-cp: n={n}: " in screen
     assert "run/s" in screen or "s/run" in screen  # tqdm's bar, with its rate and time left, was drawn
+    assert "6/6" in screen or "5/6 [" in screen

@@ -28,6 +28,8 @@ from .tables import build_report
 GALLERY_N = 8
 #: Boards larger than this are not drawn (the first-fail search would take too long).
 LARGEST_DRAWN = 2048
+#: Boards larger than this get a plain background (the squares would be a pixel each) and bigger discs.
+LARGE_BOARD = 64
 #: Width and height of a drawn board, in CSS pixels.
 BOARD_PIXELS = 160
 LARGE_BOARD_PIXELS = 480
@@ -41,7 +43,9 @@ def board_svg(solution: Solution, *, pixels: int = BOARD_PIXELS, title: str = ""
     """
     n = len(solution)
     label = title or f"n={n}: " + " ".join(map(str, solution))
-    queens = "".join(f'<circle cx="{col + 0.5}" cy="{row + 0.5}" r="0.38"/>' for row, col in enumerate(solution))
+    # On a large board a square is a pixel or two: the discs are drawn bigger than a square so they show.
+    radius = 0.38 if n <= LARGE_BOARD else round(n / 250, 2)
+    queens = "".join(f'<circle cx="{col + 0.5}" cy="{row + 0.5}" r="{radius}"/>' for row, col in enumerate(solution))
     pattern_id = f"squares{n}"
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{pixels}" height="{pixels}" viewBox="0 0 {n} {n}" '
@@ -50,7 +54,7 @@ def board_svg(solution: Solution, *, pixels: int = BOARD_PIXELS, title: str = ""
         f'<defs><pattern id="{pattern_id}" width="2" height="2" patternUnits="userSpaceOnUse">'
         '<rect width="2" height="2" fill="#f0d9b5"/><rect x="1" width="1" height="1" fill="#b58863"/>'
         '<rect y="1" width="1" height="1" fill="#b58863"/></pattern></defs>'
-        f'<rect width="{n}" height="{n}" fill="url(#{pattern_id})"/>'
+        f'<rect width="{n}" height="{n}" fill="{"url(#" + pattern_id + ")" if n <= LARGE_BOARD else "#f0d9b5"}"/>'
         f'<g fill="#1a1a1a" class="queens">{queens}</g></svg>'
     )
 
