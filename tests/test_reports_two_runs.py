@@ -139,6 +139,7 @@ def test_cli_refusals_are_one_line(tmp_path: Path, base: ComparisonResults) -> N
         ("report", old, "--compare", old, old),
         ("report", old, "--fail-slower", "5"),
         ("report", "--compare", old, old, "--fail-slower", "-1"),
+        ("report", "--compare", old, old, "--alpha", "1.5"),
     ):
         done = run_cli(*args)
         assert done.returncode == 2, args

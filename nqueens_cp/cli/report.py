@@ -17,29 +17,10 @@ from pathlib import Path
 from typing import Any
 
 
-def _percent(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a percentage, got {text!r}") from None
-    if not value >= 0:
-        raise argparse.ArgumentTypeError(f"expected a percentage >= 0, got {text!r}")
-    return value
-
-
-def _alpha(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number between 0 and 1, got {text!r}") from None
-    if not 0 < value < 1:
-        raise argparse.ArgumentTypeError(f"expected a number between 0 and 1, got {text!r}")
-    return value
-
-
 def add_parser(subparsers: Any) -> None:
     from ..reports.render import FORMATS
     from ..reports.two_runs import DEFAULT_ALPHA
+    from .common import number
 
     parser = subparsers.add_parser(
         "report",
@@ -50,10 +31,10 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("results", nargs="?", metavar="RESULTS.json", help="results.json written by nqueens-cp compare")
     parser.add_argument("--compare", nargs=2, metavar=("BASE.json", "NEW.json"),
                         help="compare two saved comparisons: ratio of medians, Mann-Whitney U test, geometric means")
-    parser.add_argument("--fail-slower", type=_percent, metavar="PCT",
+    parser.add_argument("--fail-slower", type=number("--fail-slower"), metavar="PCT",
                         help="with --compare: exit status 1 when a configuration is significantly slower by more "
                         "than PCT per cent at some n")
-    parser.add_argument("--alpha", type=_alpha, default=DEFAULT_ALPHA,
+    parser.add_argument("--alpha", type=number("--alpha"), default=DEFAULT_ALPHA,
                         help=f"with --compare: significance level of the test (default {DEFAULT_ALPHA:g})")
     parser.add_argument("--format", choices=FORMATS, default="github", help="report format (default github)")
     parser.add_argument("--plot", metavar="PNG", help="also draw the runtime plot to this file")
@@ -86,6 +67,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("give either RESULTS.json or --compare BASE.json NEW.json")
     if args.compare is None and args.fail_slower is not None:
         raise UsageError("--fail-slower applies to --compare only")
+    if not args.alpha < 1:
+        raise UsageError(f"--alpha must be between 0 and 1, got {args.alpha:g}")
     if args.compare is not None:
         if args.plot is not None:
             raise UsageError("--plot applies to a single RESULTS.json only")
