@@ -65,6 +65,28 @@ def usable(configs: list[tuple[str, dict[str, Any]]]) -> list[tuple[str, dict[st
     return [config for config in configs if backend_class(config[0]).unavailable_reason() is None]
 
 
+#: Backends that start an outside program for every solve: in tests that solve many small
+#: instances (a split run's sub-problems) they run with the slow tests (CI runs those too).
+STARTS_A_PROGRAM_PER_SOLVE = frozenset({"minizinc"})
+
+
+def backend_params(names: Sequence[str]) -> list[Any]:
+    """``names`` as pytest parameters: a backend that cannot run here is skipped (outside CI),
+    one that starts a program per solve is marked slow."""
+    from nqueens_cp.backends.registry import backend_class
+
+    params = []
+    for name in names:
+        marks = []
+        if name in STARTS_A_PROGRAM_PER_SOLVE:
+            marks.append(pytest.mark.slow)
+        reason = backend_class(name).unavailable_reason()
+        if reason is not None and os.environ.get("CI") != "true":
+            marks.append(pytest.mark.skip(reason=reason))
+        params.append(pytest.param(name, marks=marks, id=name))
+    return params
+
+
 @pytest.fixture(params=CONFIGS, ids=config_id)
 def backend(request: pytest.FixtureRequest) -> Any:
     name, options = request.param
