@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import importlib
 import inspect
-from importlib import metadata
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import BackendOptionError, BackendUnavailableError, UnknownBackendError
 from .base import Backend
+
+if TYPE_CHECKING:
+    from importlib import metadata
 
 #: The entry-point group other packages register backends in.
 ENTRY_POINT_GROUP = "nqueens_cp.backends"
@@ -51,6 +53,8 @@ def _find_plugins() -> None:
     if _plugins_found:
         return
     _plugins_found = True
+    from importlib import metadata  # imported only here: listing the installed packages costs start-up time
+
     try:
         entries = list(metadata.entry_points(group=ENTRY_POINT_GROUP))
     except Exception as error:  # a broken installed distribution must not break the command line
@@ -110,9 +114,10 @@ def unregister_backend(name: str) -> None:
 
 def backend_class(name: str) -> type[Backend]:
     """The class registered as ``name``; imports its module, but not its solver package."""
-    _find_plugins()
-    if name not in _REGISTRY and name in _PLUGINS:
-        _REGISTRY[name] = _load_plugin(name, _PLUGINS[name])
+    if name not in _REGISTRY:  # a built-in name needs no look at the installed packages (start-up time)
+        _find_plugins()
+        if name in _PLUGINS:
+            _REGISTRY[name] = _load_plugin(name, _PLUGINS[name])
     try:
         target = _REGISTRY[name]
     except KeyError:
