@@ -65,6 +65,8 @@ class RunResult:
     solutions: tuple[Solution, ...] = ()
     invalid_examples: tuple[tuple[tuple[Any, ...], tuple[str, ...]], ...] = ()
     duplicate_examples: tuple[Solution, ...] = ()
+    #: Repeats found past the stored prefix (by hash: not in ``duplicate_examples``).
+    duplicates_beyond: int = 0
 
 
 @dataclass(frozen=True)
@@ -142,6 +144,7 @@ class Runner:
                     model_size=report.model_size,
                 ),
                 instance, report.solutions, report.invalid_examples, report.duplicate_examples,
+                report.duplicates_beyond,
             )
         finally:
             receiver.close()

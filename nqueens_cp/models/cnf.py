@@ -1,4 +1,4 @@
-"""The CNF of N-Queens over n² Booleans, with every cardinality encoding of ``pysat.card``.
+"""The CNF of N-Queens over n² Booleans, with every cardinality encoding of ``pysat.card`` and three more.
 
 ``q(r, c)`` (``IDPool`` key ``("q", r, c)``) is true when a queen stands on row ``r``, column
 ``c``; the pool creates the squares first, so ``q(r, c)`` is DIMACS variable ``r*n + c + 1``
@@ -17,7 +17,14 @@ the chosen encoding:
 ``totalizer``   totalizer (Bailleux and Boufkhad, CP 2003)
 ``mtotalizer``  modulo totalizer (Ogawa, Liu, Hasegawa, Koshimura, Fujita, ICTAI 2013)
 ``kmtotalizer`` k-modulo totalizer (Morgado, Ignatiev, Marques-Silva, JSAT 2015)
+``commander``   commander encoding (Klieber and Kwon, CFV 2007)
+``product``     recursive 2-product encoding (Chen, ModRef 2010)
+``bimander``    bimander encoding (Nguyen and Mai, SoICT 2015)
 ==============  ==============================================================
+
+The last three are not in PySAT: they come from :mod:`nqueens_cp.models.amo` (default options),
+and a row is then its at-least-one clause followed by the at-most-one (``CardEnc.equals`` gives
+the same two parts for PySAT's encodings).
 
 A pre-placed queen is a unit clause. With ``unique``, lex-leader clauses
 (:mod:`nqueens_cp.models.lex_leader`) keep one solution per symmetry class.
@@ -36,6 +43,7 @@ from typing import TYPE_CHECKING, Sequence
 from ..errors import BackendOptionError
 from ..instance import Instance, Solution
 from ..symmetry import require_symmetric
+from .amo import AMO_ENCODERS, atmost_one
 from .geometry import ModelSize, lines
 from .lex_leader import add_cnf_lex_leader
 from .reduction import reduce_instance, uses_reduction
@@ -44,10 +52,13 @@ if TYPE_CHECKING:
     from pysat.formula import CNF, IDPool
 
 #: PySAT ``EncType`` encodings that support a bound of 1 (``native`` needs a cardinality solver).
-ENCODINGS: tuple[str, ...] = (
+PYSAT_ENCODINGS: tuple[str, ...] = (
     "pairwise", "seqcounter", "sortnetwrk", "cardnetwrk", "bitwise",
     "ladder", "totalizer", "mtotalizer", "kmtotalizer",
 )
+
+#: Every encoding ``build_cnf`` knows: PySAT's, then the at-most-one encoders of ``models.amo``.
+ENCODINGS: tuple[str, ...] = (*PYSAT_ENCODINGS, *AMO_ENCODERS)
 
 #: The encoding the ``sat`` backend solves with by default: pairwise adds no auxiliary variables,
 #: so the formula is n*n variables and binary clauses only, which enumerates fastest (README,
@@ -103,7 +114,6 @@ def check_encoding(encoding: str) -> None:
 def build_cnf(instance: Instance, encoding: str = DEFAULT_ENCODING, unique: bool = False) -> QueensCnf:
     """The CNF of ``instance`` with cardinality ``encoding``; ``unique`` adds the lex-leader clauses."""
     check_encoding(encoding)
-    from pysat.card import CardEnc, EncType
     from pysat.formula import CNF, IDPool
 
     if uses_reduction(instance):
@@ -118,13 +128,10 @@ def build_cnf(instance: Instance, encoding: str = DEFAULT_ENCODING, unique: bool
             pool.id(("q", r, c))
     # -- constraints: exactly one per row, at most one per column and diagonal
     cnf = CNF()
-    enc = getattr(EncType, encoding)
     for kind, squares in lines(n):
         lits = [pool.id(("q", r, c)) for r, c in squares]
-        if kind == "row":
-            cnf.extend(CardEnc.equals(lits=lits, bound=1, vpool=pool, encoding=enc).clauses)
-        elif len(lits) > 1:
-            cnf.extend(CardEnc.atmost(lits=lits, bound=1, vpool=pool, encoding=enc).clauses)
+        if kind == "row" or len(lits) > 1 or encoding in AMO_ENCODERS:
+            cnf.extend(_cardinality(encoding, lits, pool, exactly=kind == "row"))
     # -- the pre-placed queens
     for r, c in instance.fixed:
         cnf.append([pool.id(("q", r, c))])
@@ -135,9 +142,20 @@ def build_cnf(instance: Instance, encoding: str = DEFAULT_ENCODING, unique: bool
     return QueensCnf(n, encoding, cnf, pool, tuple((r, c) for r in range(n) for c in range(n)))
 
 
+def _cardinality(encoding: str, lits: list[int], pool: IDPool, *, exactly: bool) -> list[list[int]]:
+    """The clauses of "exactly one" (or "at most one") of ``lits`` with ``encoding``: an
+    at-most-one encoder of :mod:`.amo` plus the at-least-one clause, or ``pysat.card.CardEnc``."""
+    if encoding in AMO_ENCODERS:
+        return [*([lits] if exactly else []), *atmost_one(encoding, lits, pool)]
+    from pysat.card import CardEnc, EncType
+
+    enc = getattr(EncType, encoding)
+    make = CardEnc.equals if exactly else CardEnc.atmost
+    return [list(clause) for clause in make(lits=lits, bound=1, vpool=pool, encoding=enc).clauses]
+
+
 def _build_reduced_cnf(instance: Instance, encoding: str) -> QueensCnf:
     """The CNF over the open squares of ``instance``'s reduction (see the module docstring)."""
-    from pysat.card import CardEnc, EncType
     from pysat.formula import CNF, IDPool
 
     reduction = reduce_instance(instance)
@@ -145,17 +163,13 @@ def _build_reduced_cnf(instance: Instance, encoding: str) -> QueensCnf:
     for square in reduction.squares:
         pool.id(("q", *square))
     cnf = CNF()
-    enc = getattr(EncType, encoding)
     impossible = not reduction.consistent
     for kind, squares in reduction.lines():
         lits = [pool.id(("q", r, c)) for r, c in squares]
-        if kind in ("row", "column"):
-            if not lits:
-                impossible = True  # a free line without an open square: no board
-                continue
-            cnf.extend(CardEnc.equals(lits=lits, bound=1, vpool=pool, encoding=enc).clauses)
-        else:
-            cnf.extend(CardEnc.atmost(lits=lits, bound=1, vpool=pool, encoding=enc).clauses)
+        if kind in ("row", "column") and not lits:
+            impossible = True  # a free line without an open square: no board
+            continue
+        cnf.extend(_cardinality(encoding, lits, pool, exactly=kind in ("row", "column")))
     if impossible:
         false = pool.id(("unsatisfiable",))
         cnf.extend([[false], [-false]])
