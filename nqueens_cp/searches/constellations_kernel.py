@@ -55,7 +55,7 @@ def _setup(n: int, top: int, bottom: int, left: int, right: int,
     columns = (1 << top) | (1 << bottom) | 1 | (1 << last)
     free_rows = 0
     for row in range(1, last):
-        if row == left or row == right:
+        if row in (left, right):
             continue
         mask = columns
         for q in range(4):
@@ -72,20 +72,23 @@ def _setup(n: int, top: int, bottom: int, left: int, right: int,
 @_compiled
 def _count_plain(n: int, depth: int, blocked: Int64Array, gaps: Int64Array,
                  lefts: Int64Array, downs: Int64Array, rights: Int64Array, avail: Int64Array) -> int:
-    """Completions of the free rows (``depth`` of them) with the border attacks in ``blocked``."""
-    if depth == 0:
-        return 1
+    """Completions of the free rows (``depth`` of them) with the border attacks in ``blocked``.
+
+    The stack holds rows ``0 .. depth-3``; the last two free rows are finished in the loop body:
+    for each queen of row ``depth-2`` the last row has at most one free column left.
+    """
     full = (1 << n) - 1
-    free = full & ~blocked[0]
-    if depth == 1:
-        return 1 if free else 0
+    if depth <= 2:
+        return _count_tiny(n, depth, blocked, gaps)
     last = depth - 1
+    final_blocked = blocked[last]
+    final_gap = gaps[last - 1]
     count = 0
     t = 0
     lefts[0] = 0
     downs[0] = 0
     rights[0] = 0
-    avail[0] = free
+    avail[0] = full & ~blocked[0]
     while t >= 0:
         free = avail[t]
         if free == 0:
@@ -100,14 +103,37 @@ def _count_plain(n: int, depth: int, blocked: Int64Array, gaps: Int64Array,
         nxt = full & ~(left | down | right | blocked[t + 1])
         if nxt == 0:
             continue
-        if t + 1 == last:
-            count += 1  # one column is left for the last free row, and it is free
+        if t + 2 == last:
+            # Row depth-2 next: try each of its free columns against the last row directly.
+            while nxt:
+                bit = nxt & -nxt
+                nxt ^= bit
+                if full & ~(((left | bit) << final_gap) | down | bit | ((right | bit) >> final_gap) | final_blocked):
+                    count += 1
             continue
         t += 1
         lefts[t] = left
         downs[t] = down
         rights[t] = right
         avail[t] = nxt
+    return count
+
+
+@_compiled
+def _count_tiny(n: int, depth: int, blocked: Int64Array, gaps: Int64Array) -> int:
+    """Completions when at most two free rows are left."""
+    full = (1 << n) - 1
+    if depth == 0:
+        return 1
+    free = full & ~blocked[0]
+    if depth == 1:
+        return 1 if free else 0
+    count = 0
+    while free:
+        bit = free & -free
+        free ^= bit
+        if full & ~((bit << gaps[0]) | bit | (bit >> gaps[0]) | blocked[1]):
+            count += 1
     return count
 
 
