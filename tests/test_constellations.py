@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import itertools
 import random
+import subprocess
+import sys
 from collections import Counter
 
 import pytest
@@ -131,3 +133,25 @@ def test_compiled_agrees_with_python_on_a_sample_of_a_larger_board() -> None:
 @pytest.mark.parametrize("n", [15, 16])
 def test_compiled_count_matches_oeis_slow(n: int) -> None:
     assert kernel.count_batch(n, cons.constellations(n)) == cons.ConstellationCount(A000170[n], A002562[n])
+
+
+@pytest.mark.parametrize("n", [12, 13, 14, 15])
+def test_backend_count_on_both_sides_of_the_python_threshold(n: int) -> None:
+    backend = BitboardBackend()
+    assert backend.count_with_classes(Instance(n)) == (A000170[n], A002562[n])
+    assert backend.count(Instance(n), unique=True) == A002562[n]
+    if n <= 13:
+        assert BitboardBackend(kernel="python").count(Instance(n)) == A000170[n]
+
+
+def test_small_counts_do_not_import_numba() -> None:
+    code = (
+        "import sys\n"
+        "from nqueens_cp.cli import main\n"
+        "main(['solve', '8', '--backend', 'bitboard', '--count'])\n"
+        "main(['solve', '13', '--backend', 'bitboard', '--count', '--unique'])\n"
+        "assert 'numba' not in sys.modules, 'numba was imported'\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["92", str(A002562[13])]

@@ -6,9 +6,12 @@ one bit. The free squares of a row are ``~(columns | left | right) & full``; the
 bit is taken with ``free & -free``. A pre-placed queen's row offers only its own bit.
 
 Two kernels run this search. ``kernel=compiled`` (the default) uses the numba kernels of
-``bitboard_kernel``: counting on an empty board uses the square's 8 symmetries (one pass gives
-the total and the number of classes), and enumeration streams solutions from compiled code in
-batches. ``kernel=python`` is the readable pure-Python version below, kept as the reference; it
+``bitboard_kernel``: enumeration streams solutions from compiled code in batches. Counting an
+empty board uses start constellations (``searches.constellations``: the border queens fixed, one
+constellation per class of the square's 8 symmetries, finished by the numba kernel of
+``searches.constellations_kernel``), so one pass gives the total and the number of classes; boards
+up to ``PYTHON_COUNT_MAX_N`` are counted by the same method in pure Python, without importing
+numba. ``kernel=python`` is the readable pure-Python version below, kept as the reference; it
 is also used for boards larger than the compiled kernel's ``MAX_N``. numba is imported only when
 the compiled kernel is first used, so neither start-up nor the other backends pay for it.
 """
@@ -19,6 +22,7 @@ from typing import TYPE_CHECKING, Iterator
 
 from ..errors import BackendOptionError, BackendUnavailableError, NQueensError
 from ..instance import Instance, Solution
+from ..searches import constellations
 from .base import Backend, OptionSpec
 
 if TYPE_CHECKING:
@@ -27,6 +31,10 @@ if TYPE_CHECKING:
 #: Boards up to this size use the compiled kernel (kept equal to ``bitboard_kernel.MAX_N``;
 #: duplicated here so that choosing a kernel does not import numba).
 COMPILED_MAX_N = 32
+
+#: Empty boards up to this size are counted in pure Python: importing numba and loading the
+#: compiled kernel (about 0.5 s) costs more than the whole count (measured, benchmarks/RESULTS.md).
+PYTHON_COUNT_MAX_N = 13
 
 
 def _row_masks(instance: Instance) -> list[int]:
@@ -113,22 +121,23 @@ class BitboardBackend(Backend):
     def count(self, instance: Instance, *, limit: int | None = None, unique: bool = False) -> int:
         """The number of solutions, or of symmetry classes with ``unique``; at most ``limit``.
 
-        With the compiled kernel an empty board is counted with the full symmetry group; pre-placed
-        queens or a limit use the plain compiled search (no symmetry is exact there).
+        An empty board is counted by start constellations with the full symmetry group (see
+        :meth:`count_constellation_batch`); pre-placed queens or a limit use the plain search (no
+        symmetry is exact there).
         """
         if limit is not None and limit < 0:
             raise BackendOptionError(f"limit must be >= 0, got {limit}")
         if unique and instance.fixed:
             raise NQueensError("unique (solutions up to symmetry) needs an instance with no pre-placed queens")
         self.ensure_available()
+        if limit is None and not instance.fixed:
+            counted = self._count_empty(instance.n)
+            return counted.classes if unique else counted.total
         kernel = self._kernel(instance)
         if kernel is None:
             if unique or limit is not None:
                 return super().count(instance, limit=limit, unique=unique)
             return self._python_count(instance)
-        if limit is None and not instance.fixed:
-            total, classes = kernel.count_symmetric(instance.n)
-            return int(classes if unique else total)
         if unique:
             return super().count(instance, limit=limit, unique=True)
         return int(kernel.count_masked(_row_masks(instance), limit))
@@ -158,8 +167,25 @@ class BitboardBackend(Backend):
         """``(solutions, symmetry classes)`` of an empty board in one pass (OEIS A000170, A002562)."""
         if instance.fixed:
             raise NQueensError("counting symmetry classes needs an instance with no pre-placed queens")
-        kernel = self._kernel(instance)
-        if kernel is None:
-            return self.count(instance), self.count(instance, unique=True)
-        total, classes = kernel.count_symmetric(instance.n)
-        return int(total), int(classes)
+        counted = self._count_empty(instance.n)
+        return counted.total, counted.classes
+
+    def _count_empty(self, n: int) -> constellations.ConstellationCount:
+        """Solutions and classes of the empty n x n board, by start constellations."""
+        if n < constellations.MIN_N:
+            return constellations.small_board_count(n)
+        return self.count_constellation_batch(n, 0, 1)
+
+    def count_constellation_batch(self, n: int, index: int, batches: int) -> constellations.ConstellationCount:
+        """Solutions and classes contributed by batch ``index`` of ``batches`` of the start
+        constellations of the empty n x n board (see :func:`constellations.batch`); the batches
+        of one ``batches`` add up to the board's counts. Pure Python up to ``PYTHON_COUNT_MAX_N``
+        or with ``kernel=python``, else the compiled kernel."""
+        items = constellations.batch(constellations.constellations(n), index, batches)
+        if n <= PYTHON_COUNT_MAX_N or self._kernel(Instance(n)) is None:
+            return constellations.count_batch(n, items)
+        try:
+            from ..searches import constellations_kernel
+        except ImportError as error:  # pragma: no cover - numba is a dependency
+            raise BackendUnavailableError(f"backend bitboard: the compiled kernel needs numba ({error})") from None
+        return constellations_kernel.count_batch(n, items)
