@@ -33,6 +33,7 @@ down, shifting the two diagonal masks by the gap between consecutive free rows.
 
 from __future__ import annotations
 
+import functools
 import itertools
 from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator, Sequence
@@ -152,8 +153,11 @@ def search_orientation(n: int, members: Iterable[Key]) -> Key:
     return min(members, key=lambda key: (min(key[1], last - key[1]), -(key[2] + key[3]), key))
 
 
-def constellations(n: int) -> list[Constellation]:
+@functools.lru_cache(maxsize=4)
+def constellations(n: int) -> tuple[Constellation, ...]:
     """The canonical start constellations of the n x n board, in a fixed order (for ``n >= 4``).
+
+    Cached (a few boards): a worker of a split run generates them once, not once per batch.
 
     A canonical constellation's ``top`` is the smallest of the 8 distances of its border queens
     to a corner along their border line, so ``top <= (n - 1) / 2`` and the other three lie in
@@ -183,7 +187,7 @@ def constellations(n: int) -> list[Constellation]:
                             search_key=search_orientation(n, mapped),
                         )
                     )
-    return found
+    return tuple(found)
 
 
 def batch(items: Sequence[Constellation], index: int, batches: int) -> list[Constellation]:
