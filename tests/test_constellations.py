@@ -15,7 +15,7 @@ from nqueens_cp.backends.bitboard import BitboardBackend
 from nqueens_cp.instance import Instance
 from nqueens_cp.oeis import A000170, A002562
 from nqueens_cp.searches import constellations as cons
-from nqueens_cp.symmetry import TRANSFORMS, canonical
+from nqueens_cp.symmetry import SYMMETRIES, canonical
 
 PYTHON = BitboardBackend(kernel="python")
 
@@ -33,11 +33,12 @@ def border_key(n: int, solution: tuple[int, ...]) -> cons.Key:
 @pytest.mark.parametrize("n", [5, 8, 9])
 def test_point_maps_move_queens_like_the_solution_transforms(n: int) -> None:
     maps = cons._point_maps(n)
-    assert len(maps) == len(TRANSFORMS)
+    assert len(maps) == len(SYMMETRIES)
     for solution in all_solutions(n)[:20]:
         queens = set(enumerate(solution))
-        for point_map, transform in zip(maps, TRANSFORMS, strict=True):
-            assert {point_map(q) for q in queens} == set(enumerate(transform(solution)))
+        for point_map, symmetry in zip(maps, SYMMETRIES, strict=True):
+            assert {point_map(q) for q in queens} == set(enumerate(symmetry.apply(solution)))
+    assert (SYMMETRIES[cons.ROT90].name, SYMMETRIES[cons.ROT180].name) == ("rotate90", "rotate180")
 
 
 @pytest.mark.parametrize("n", range(4, 10))

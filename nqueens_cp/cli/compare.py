@@ -152,8 +152,8 @@ def run(args: argparse.Namespace) -> int:
     from ..harness.results import ComparisonResults
     from ..harness.runner import RunRequest
     from ..harness.tasks import make_task
+    from ..progress import Progress
     from ..reports.files import OutputFiles
-    from .progress import ProgressBar
 
     if args.unique and args.task != "all":
         from . import UsageError
@@ -187,10 +187,14 @@ def run(args: argparse.Namespace) -> int:
         task=task, configurations=configurations, ns=args.n, repeat=args.repeat,
         timeout=args.timeout, store_limit=args.store_limit, baseline=baseline, command=command,
     )
-    bar = ProgressBar(sys.stderr)
+    bar: Progress | None = None
 
     def progress(done: int, total: int, run: RunRequest) -> None:
-        bar.update(done, total, f"n={run.instance.n} {run.config.label} rep {run.repetition + 1}")
+        nonlocal bar
+        if bar is None:
+            bar = Progress(sys.stderr, total, unit="run")
+        bar.advance_to(done)
+        bar.label(f"n={run.instance.n} {run.config.label} rep {run.repetition + 1}")
 
     def checkpoint(partial: ComparisonResults) -> None:
         try:
@@ -201,7 +205,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         results = run_comparison(request, on_progress=progress, on_checkpoint=checkpoint)
     finally:
-        bar.close()
+        if bar is not None:
+            bar.close()
     try:
         text = outputs.write_all(results, args.format)
     except OSError as error:

@@ -4,7 +4,8 @@ A worker that does not answer within the timeout is killed and the run recorded 
 ``timeout``; a worker that raises, calls ``os._exit`` or dies from a signal (a crash inside a
 native solver) is recorded as ``error`` with the reason; either way the next run goes on. Once
 a configuration timed out at some board size, its remaining repetitions there and every larger
-board size are recorded as ``skipped`` without running.
+board size are recorded as ``skipped`` without running; so are those after a run the backend refused
+up front (``ModelTooLargeError``: a model over the memory budget, a search that cannot reach n).
 
 Start method: on Linux workers are *forked*, which is fast (no re-import per run) and means a
 backend registered at run time (``register_backend`` in a test) is visible in the worker as it
@@ -124,6 +125,8 @@ class Runner:
             except (EOFError, OSError):
                 process.join(EXIT_GRACE)
                 return RunResult(record("error", _death_reason(process.exitcode)))
+            if kind == "refused":
+                return RunResult(record("skipped", f"refused: {payload}"))
             if kind != "ok":
                 return RunResult(record("error", str(payload)))
             report: WorkerReport = payload
@@ -168,8 +171,9 @@ def run_plan(
     *,
     on_start: Callable[[int, RunRequest], None] | None = None,
 ) -> Iterator[RunResult]:
-    """Run ``requests`` in order, yielding each result; skip a configuration after its first timeout."""
-    # configuration label -> the instance it timed out on
+    """Run ``requests`` in order, yielding each result; skip a configuration after its first timeout
+    or refusal."""
+    # configuration label -> the instance it timed out on, or that its backend refused
     timed_out: dict[str, Instance] = {}
     for index, request in enumerate(requests):
         label, instance = request.config.label, request.instance
@@ -178,7 +182,7 @@ def run_plan(
             yield RunResult(
                 RunRecord(
                     config=label, n=instance.n, repetition=request.repetition, status="skipped",
-                    reason=f"timed out at {failed}", fixed=instance.fixed,
+                    reason=f"timed out or refused at {failed}", fixed=instance.fixed,
                     expected=runner.task.expected_count(request.instance),
                 )
             )
@@ -186,6 +190,6 @@ def run_plan(
         if on_start is not None:
             on_start(index, request)
         result = runner.run(request)
-        if result.record.status == "timeout":
+        if result.record.status in ("timeout", "skipped"):
             timed_out[label] = instance
         yield result

@@ -29,9 +29,9 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, TextIO
 from ..backends.registry import create_backend
 from ..errors import CheckpointError, NQueensError, SubProblemError
 from ..instance import Instance, Solution
+from ..progress import Progress
 from .checkpoint import CheckpointStore, MemoryStore, ResultStore, read_header
 from .executors import EXECUTOR_NAMES, TaskExecutor, make_executor
-from .progress import ProgressBar
 from .split import (
     SplitPlan,
     SubProblem,
@@ -44,7 +44,7 @@ from .split import (
 from .tasks import SubResult, SubTask
 
 if TYPE_CHECKING:
-    from ..harness.fingerprint import Fingerprint
+    from ..fingerprint import Fingerprint
 
 
 @dataclass(frozen=True)
@@ -255,7 +255,7 @@ class SplitRun:
         """Every sub-problem's result once: resumed ones first, then new ones as they finish."""
         executor: TaskExecutor | None = None
         store: ResultStore | None = None
-        bar: ProgressBar | None = None
+        bar: Progress | None = None
         try:
             plan, executor = self._plan()
             self.plan = plan
@@ -275,8 +275,7 @@ class SplitRun:
                 return
             if executor is None:
                 executor = self._make_executor()
-            if self.progress is not None:
-                bar = ProgressBar(self.progress, len(plan), len(done))
+            bar = Progress(self.progress, len(plan), done=len(done), unit="sub-problem")
             attempts: dict[int, int] = {}
             for outcome in executor.outcomes(queue):
                 sub = by_index[outcome.task.index]
@@ -294,20 +293,16 @@ class SplitRun:
                             f"last: {outcome.error}; no result reported{kept}"
                         )
                     if self.notify is not None:
-                        if bar is not None:
-                            bar.clear()
-                        self.notify(
-                            f"sub-problem {sub.label()} failed ({outcome.error}); "
-                            f"retrying (attempt {tries + 1} of {self.config.max_attempts})"
-                        )
-                        if bar is not None:
-                            bar.draw()
+                        with bar.paused():
+                            self.notify(
+                                f"sub-problem {sub.label()} failed ({outcome.error}); "
+                                f"retrying (attempt {tries + 1} of {self.config.max_attempts})"
+                            )
                     queue.append(outcome.task)
                     continue
                 solved = self._solved(sub, outcome.result, False)
                 store.record(sub, outcome.result)
-                if bar is not None:
-                    bar.advance()
+                bar.advance()
                 yield solved
         finally:
             if bar is not None:
@@ -365,10 +360,10 @@ class SplitRun:
     def fingerprint(self) -> Fingerprint:
         """The fingerprint of every solution (needs ``enumerate=True``), merged sub-problem by sub-problem.
 
-        Fingerprints add over disjoint collections (see :mod:`nqueens_cp.harness.fingerprint`), so
+        Fingerprints add over disjoint collections (see :mod:`nqueens_cp.fingerprint`), so
         this equals the fingerprint of a serial enumeration, whatever the split and the order.
         """
-        from ..harness.fingerprint import Fingerprint, fingerprint_of
+        from ..fingerprint import Fingerprint, fingerprint_of
 
         if not self.enumerate:
             raise NQueensError("fingerprint() needs a run made with enumerate=True")

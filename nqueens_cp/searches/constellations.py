@@ -40,6 +40,7 @@ from typing import Callable, Iterable, Iterator, Sequence
 
 from ..errors import NQueensError
 from ..instance import Solution
+from ..symmetry import SYMMETRIES, Symmetry
 
 #: A constellation as ``(top, bottom, left, right)``: the column of the queen of row 0, the column
 #: of the queen of row n-1, the row of the queen of column 0, the row of the queen of column n-1.
@@ -52,25 +53,19 @@ Point = tuple[int, int]
 
 
 def _point_maps(n: int) -> tuple[Callable[[Point], Point], ...]:
-    """The 8 symmetries of the square on squares ``(row, col)``, in the order of
-    :data:`nqueens_cp.symmetry.TRANSFORMS` (identity, mirror, flip, rotate 180, transpose,
-    rotate 90, rotate 270, anti-transpose); ``tests/test_constellations.py`` checks that each
-    moves the queens of a solution exactly as the corresponding transform moves the solution."""
-    last = n - 1
-    return (
-        lambda p: p,
-        lambda p: (p[0], last - p[1]),
-        lambda p: (last - p[0], p[1]),
-        lambda p: (last - p[0], last - p[1]),
-        lambda p: (p[1], p[0]),
-        lambda p: (p[1], last - p[0]),
-        lambda p: (last - p[1], p[0]),
-        lambda p: (last - p[1], last - p[0]),
-    )
+    """The 8 symmetries of the square on squares ``(row, col)``, from the one table of
+    :data:`nqueens_cp.symmetry.SYMMETRIES` (same order: identity, mirror, flip, rotate 180,
+    transpose, rotate 90, rotate 270, anti-transpose)."""
+    return tuple(functools.partial(_map_square, symmetry, n) for symmetry in SYMMETRIES)
 
 
-#: Indices in :func:`_point_maps` of the rotations by 180 and by 90 degrees.
-ROT180, ROT90 = 3, 5
+def _map_square(symmetry: Symmetry, n: int, square: Point) -> Point:
+    return symmetry.map_square(n, *square)
+
+
+#: Indices in :data:`~nqueens_cp.symmetry.SYMMETRIES` of the rotations by 180 and by 90 degrees.
+ROT180 = next(s.index for s in SYMMETRIES if s.name == "rotate180")
+ROT90 = next(s.index for s in SYMMETRIES if s.name == "rotate90")
 
 
 def queens_of(n: int, key: Key) -> frozenset[Point]:
