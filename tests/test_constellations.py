@@ -44,6 +44,8 @@ def test_point_maps_move_queens_like_the_solution_transforms(n: int) -> None:
 @pytest.mark.parametrize("n", range(4, 10))
 def test_canonical_constellations_partition_all_constellations(n: int) -> None:
     every = [key for key in itertools.product(range(n), repeat=4) if cons.is_constellation(n, key)]
+    for key in every:
+        assert cons.key_images(n, key) == cons.images(n, key)
     covered: Counter[cons.Key] = Counter()
     for constellation in cons.constellations(n):
         members = set(cons.images(n, constellation.key))
