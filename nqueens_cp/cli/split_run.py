@@ -27,6 +27,7 @@ SPLIT_FLAGS = {
     "executor": "--executor",
     "scheduler": "--scheduler",
     "split_depth": "--split-depth",
+    "batches": "--batches",
     "checkpoint": "--checkpoint",
     "retries": "--retries",
 }
@@ -57,6 +58,14 @@ def add_parallel_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="K",
         help="fix the queens of the first K rows in each sub-problem (default: the checkpoint's "
         "depth when resuming, else the smallest K giving at least 16 sub-problems per worker)",
+    )
+    group.add_argument(
+        "--batches",
+        type=integer("--batches", 1),
+        metavar="B",
+        help="--count of an empty board with the bitboard backend: split into B batches of start "
+        "constellations, which keep all 8 symmetries (default: the checkpoint's when resuming, else "
+        "16 per worker; give more for a big cluster). Rows are split instead with --split-depth",
     )
     group.add_argument(
         "--checkpoint",
@@ -105,6 +114,7 @@ def run_split(args: argparse.Namespace, instance: Instance, options: dict[str, A
         executor=executor,
         scheduler=args.scheduler,
         split_depth=args.split_depth,
+        batches=args.batches,
         checkpoint=args.checkpoint,
         max_attempts=(args.retries if args.retries is not None else 2) + 1,
     )

@@ -57,7 +57,8 @@ class ParallelConfig:
     fixed per sub-problem; None takes the checkpoint's depth when resuming, else the smallest depth
     giving at least 16 sub-problems per worker. ``checkpoint``: SQLite file to commit results to
     and resume from. ``max_attempts``: tries per sub-problem before the run fails. ``symmetry``:
-    use the first-row mirror where exact.
+    use the first-row mirror where exact. ``batches``: for a count split into batches of start
+    constellations, how many (None: the checkpoint's when resuming, else 16 per worker).
     """
 
     workers: int = 1
@@ -67,6 +68,7 @@ class ParallelConfig:
     checkpoint: str | Path | None = None
     max_attempts: int = 3
     symmetry: bool = True
+    batches: int | None = None
 
     def executor_name(self) -> str:
         """The executor this configuration runs on."""
@@ -145,6 +147,8 @@ class SplitRun:
             raise NQueensError(
                 f"unknown executor {self.config.executor!r} (choose from {', '.join(EXECUTOR_NAMES)})"
             )
+        if self.config.batches is not None and self.config.batches < 1:
+            raise NQueensError(f"the number of constellation batches must be >= 1, got {self.config.batches}")
         if self.config.split_depth is not None and self.config.split_depth < 0:
             raise NQueensError(f"split depth must be >= 0, got {self.config.split_depth}")
         self.plan: SplitPlan | None = None
@@ -197,7 +201,9 @@ class SplitRun:
         """The split of this run, and the executor when one had to be started to size it."""
         executor: TaskExecutor | None = None
         if self._counts_constellations():
-            batches = self._batches_from_checkpoint()
+            batches = self.config.batches
+            if batches is None:
+                batches = self._batches_from_checkpoint()
             if batches is None:
                 executor = self._make_executor()
                 batches = default_batches(self.instance, executor.capacity)
