@@ -103,6 +103,8 @@ def run_split(args: argparse.Namespace, instance: Instance, options: dict[str, A
 
     if args.limit is not None:
         raise NQueensError("--limit cannot be combined with a split run (--workers > 1, --split-depth, ...)")
+    if args.batches is not None and not args.count:
+        raise NQueensError("--batches splits a --count (use --split-depth to split --all)")
     if args.scheduler is not None and args.executor == "processes":
         raise NQueensError("--scheduler is a Dask address: use it with --executor dask (or alone)")
     executor = args.executor
