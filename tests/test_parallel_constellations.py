@@ -93,6 +93,19 @@ def test_cli_counts_with_workers_and_checkpoint(tmp_path: Path) -> None:
     assert unique.stdout.strip() == str(A002562[12])
 
 
+def test_cli_batches_flag(tmp_path: Path) -> None:
+    path = str(tmp_path / "b.sqlite")
+    done = run_cli("solve", "11", "--count", "--backend", "bitboard", "--batches", "5", "--checkpoint", path)
+    assert (done.returncode, done.stdout.strip()) == (0, str(A000170[11])), done.stderr
+    header = read_header(path)
+    assert header is not None and header["batches"] == header["subproblems"] == 5
+    other = run_cli("solve", "11", "--count", "--backend", "bitboard", "--batches", "6", "--checkpoint", path)
+    assert other.returncode == 2 and "batches" in other.stderr
+    for args in (["--all", "--batches", "3"], ["--batches", "3"], ["--count", "--batches", "0"]):
+        refused = run_cli("solve", "8", "--backend", "bitboard", *args)
+        assert refused.returncode == 2 and len(refused.stderr.splitlines()) == 1, refused.stderr
+
+
 def test_local_dask_cluster_counts_constellation_batches() -> None:
     pytest.importorskip("distributed", reason="the dask extra is not installed")
     from nqueens_cp.parallel import DaskExecutor

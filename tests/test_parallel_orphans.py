@@ -124,3 +124,30 @@ def test_is_alive_sees_a_zombie_as_gone() -> None:
     assert not _is_alive(child.pid)  # exited, not reaped yet
     child.wait()
     assert _is_alive(os.getpid())
+
+
+@pytest.mark.slow
+def test_sigkill_of_a_run_on_a_local_dask_cluster_leaves_no_process_behind() -> None:
+    pytest.importorskip("distributed", reason="the dask extra is not installed")
+    command = [sys.executable, "-m", "nqueens_cp", "solve", "15", "--count", "--backend", "bitboard",
+               "-O", "kernel=python", "--executor", "dask", "--workers", "2"]
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    process = subprocess.Popen(command, cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                               start_new_session=True)
+    below: set[int] = set()
+    try:
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline and len(below) < 3:  # the two workers and their helper
+            below = descendants(process.pid)
+            time.sleep(0.2)
+        assert len(below) >= 3, "the local cluster did not start"
+        time.sleep(3)
+        below = descendants(process.pid)
+        os.kill(process.pid, signal.SIGKILL)
+        left = wait_until_gone(below, 15)
+    finally:
+        process.wait(timeout=30)
+        for pid in below:
+            if _is_alive(pid):
+                os.kill(pid, signal.SIGKILL)
+    assert not left, f"processes {sorted(left)} outlived the killed run"
