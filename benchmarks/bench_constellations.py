@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
 import statistics
 import subprocess
 import sys
@@ -43,7 +42,7 @@ from tabulate import tabulate
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from _common import machine  # noqa: E402
+from _common import build_c, machine  # noqa: E402
 
 from nqueens_cp.oeis import A000170  # noqa: E402
 
@@ -53,13 +52,7 @@ BINARY = HERE / "build" / "constellations"
 
 def build_reference() -> Path:
     """Compile the C counters with ``gcc -O3`` (again whenever the source is newer)."""
-    compiler = shutil.which("gcc")
-    if compiler is None:
-        raise SystemExit("gcc is needed to build the C references (apt-get install gcc)")
-    BINARY.parent.mkdir(exist_ok=True)
-    if not BINARY.exists() or BINARY.stat().st_mtime < SOURCE.stat().st_mtime:
-        subprocess.run([compiler, "-O3", "-o", str(BINARY), str(SOURCE)], check=True)
-    return BINARY
+    return build_c(SOURCE, BINARY, "-O3")
 
 
 def load() -> str:
