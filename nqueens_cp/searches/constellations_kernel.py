@@ -44,6 +44,33 @@ def _compiled(func: _F) -> _F:
     return cast(_F, numba.njit(cache=True, nogil=True)(func))
 
 
+def _inline(func: _F) -> _F:
+    """A compiled helper inlined into its callers at the numba IR level (no call overhead)."""
+    return cast(_F, numba.njit(cache=True, nogil=True, inline="always")(func))
+
+
+@_inline
+def _step(t: int, bit: int, full: int, gaps: Int64Array, blocked: Int64Array,
+          lefts: Int64Array, downs: Int64Array, rights: Int64Array) -> tuple[int, int, int, int]:
+    """A queen ``bit`` on free row ``t``: the attacks it leaves on free row ``t + 1`` (diagonals
+    shifted by the gap between the two rows) and the free squares of that row."""
+    gap = gaps[t]
+    left = (lefts[t] | bit) << gap
+    down = downs[t] | bit
+    right = (rights[t] | bit) >> gap
+    return left, down, right, full & ~(left | down | right | blocked[t + 1])
+
+
+@_inline
+def _push(t: int, left: int, down: int, right: int, free: int,
+          lefts: Int64Array, downs: Int64Array, rights: Int64Array, avail: Int64Array) -> None:
+    """Open free row ``t`` with these attacks and these squares to try."""
+    lefts[t] = left
+    downs[t] = down
+    rights[t] = right
+    avail[t] = free
+
+
 @_compiled
 def _setup(n: int, top: int, bottom: int, left: int, right: int,
            rows: Int64Array, blocked: Int64Array, gaps: Int64Array) -> int:
@@ -85,10 +112,7 @@ def _count_plain(n: int, depth: int, blocked: Int64Array, gaps: Int64Array,
     final_gap = gaps[last - 1]
     count = 0
     t = 0
-    lefts[0] = 0
-    downs[0] = 0
-    rights[0] = 0
-    avail[0] = full & ~blocked[0]
+    _push(0, 0, 0, 0, full & ~blocked[0], lefts, downs, rights, avail)
     while t >= 0:
         free = avail[t]
         if free == 0:
@@ -96,11 +120,7 @@ def _count_plain(n: int, depth: int, blocked: Int64Array, gaps: Int64Array,
             continue
         bit = free & -free
         avail[t] = free ^ bit
-        gap = gaps[t]
-        left = (lefts[t] | bit) << gap
-        down = downs[t] | bit
-        right = (rights[t] | bit) >> gap
-        nxt = full & ~(left | down | right | blocked[t + 1])
+        left, down, right, nxt = _step(t, bit, full, gaps, blocked, lefts, downs, rights)
         if nxt == 0:
             continue
         if t + 2 == last:
@@ -112,10 +132,7 @@ def _count_plain(n: int, depth: int, blocked: Int64Array, gaps: Int64Array,
                     count += 1
             continue
         t += 1
-        lefts[t] = left
-        downs[t] = down
-        rights[t] = right
-        avail[t] = nxt
+        _push(t, left, down, right, nxt, lefts, downs, rights, avail)
     return count
 
 
@@ -159,10 +176,7 @@ def _count_symmetric(n: int, depth: int, rows: Int64Array, blocked: Int64Array, 
     fixed180 = 0
     fixed90 = 0
     t = 0
-    lefts[0] = 0
-    downs[0] = 0
-    rights[0] = 0
-    avail[0] = full & ~blocked[0] if depth > 0 else 0
+    _push(0, 0, 0, 0, full & ~blocked[0] if depth > 0 else 0, lefts, downs, rights, avail)
     finished = depth == 0
     while True:
         if finished:
@@ -197,18 +211,11 @@ def _count_symmetric(n: int, depth: int, rows: Int64Array, blocked: Int64Array, 
         if t + 1 == depth:
             finished = True
             continue
-        gap = gaps[t]
-        left = (lefts[t] | bit) << gap
-        down = downs[t] | bit
-        right = (rights[t] | bit) >> gap
-        nxt = full & ~(left | down | right | blocked[t + 1])
+        left, down, right, nxt = _step(t, bit, full, gaps, blocked, lefts, downs, rights)
         if nxt == 0:
             continue
         t += 1
-        lefts[t] = left
-        downs[t] = down
-        rights[t] = right
-        avail[t] = nxt
+        _push(t, left, down, right, nxt, lefts, downs, rights, avail)
     out[0] += completions
     out[1] += fixed180
     out[2] += fixed90
