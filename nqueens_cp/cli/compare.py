@@ -176,6 +176,17 @@ def run(args: argparse.Namespace) -> int:
         bar.advance_to(done)
         bar.label(f"n={run.instance.n} {run.config.label} rep {run.repetition + 1}")
 
+    def size_done(n: int, partial: ComparisonResults) -> None:
+        from ..reports.live import size_line
+
+        line = f"nqueens-cp: {size_line(partial, n)}\n"
+        if bar is None:
+            sys.stderr.write(line)
+        else:
+            with bar.paused():  # the bar is erased, the line written above it, the bar drawn again
+                sys.stderr.write(line)
+        sys.stderr.flush()
+
     def checkpoint(partial: ComparisonResults) -> None:
         try:
             outputs.write_data(partial)
@@ -183,7 +194,7 @@ def run(args: argparse.Namespace) -> int:
             sys.stderr.write(f"nqueens-cp: warning: checkpoint not written: {error}\n")
 
     try:
-        results = run_comparison(request, on_progress=progress, on_checkpoint=checkpoint)
+        results = run_comparison(request, on_progress=progress, on_checkpoint=checkpoint, on_size=size_done)
     finally:
         if bar is not None:
             bar.close()

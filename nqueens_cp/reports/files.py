@@ -65,7 +65,11 @@ class OutputFiles:
         elif self.plot.exists():
             self.plot.unlink()  # a stale plot of an earlier run must not sit next to this report
         names = [self.report.name, self.json.name, self.csv.name] + ([self.plot.name] if png else [])
-        document = build_report(results, plot=self.plot.name if png else None, files=names)
-        text = render(document, fmt)
+        if fmt == "html":  # one self-contained page: the plot inline, the gallery of boards
+            from .html_page import build_html_report
+
+            text = build_html_report(results, files=names)
+        else:
+            text = render(build_report(results, plot=self.plot.name if png else None, files=names), fmt)
         atomic_write(self.report, text)
         return text

@@ -8,9 +8,10 @@ matching table format.
 from __future__ import annotations
 
 import html
+from dataclasses import dataclass
 from typing import Callable
 
-from .document import Bullets, Code, Document, Heading, Image, Paragraph, Table
+from .document import Bullets, Code, Document, Figure, Heading, Image, Paragraph, Table
 
 #: Every format the renderers know, and the file extension a report in it gets.
 EXTENSIONS: dict[str, str] = {
@@ -32,53 +33,69 @@ def _table(table: Table, fmt: str) -> str:
     )
 
 
-def render_markdown(document: Document) -> str:
-    """GitHub-flavoured Markdown."""
-    parts: list[str] = []
-    for block in document:
-        if isinstance(block, Heading):
-            parts.append("#" * block.level + " " + block.text)
-        elif isinstance(block, Paragraph):
-            parts.append(f"> **{block.text}**" if block.strong else block.text)
-        elif isinstance(block, Bullets):
-            lines = []
-            for item in block.items:
-                lines.append(f"- {item.text}")
-                lines.extend(f"  - `{detail}`" for detail in item.details)
-            parts.append("\n".join(lines))
-        elif isinstance(block, Code):
-            parts.append(f"```\n{block.text}\n```")
-        elif isinstance(block, Table):
-            parts.append(_table(block, "github") + (f"\n\n{block.note}" if block.note else ""))
-        elif isinstance(block, Image):
-            parts.append(f"![{block.alt}]({block.path})")
-    return "\n\n".join(parts) + "\n"
+@dataclass(frozen=True)
+class _LineStyle:
+    """How a line-oriented format (Markdown, tabulate's text formats) writes each kind of block."""
 
+    table_format: str
+    heading: Callable[[Heading], str]
+    strong: Callable[[str], str]
+    detail: Callable[[str], str]
+    code: Callable[[str], str]
+    image: Callable[[Image], str]
+    figure: Callable[[Figure], str]
 
-def _text_renderer(fmt: str) -> Callable[[Document], str]:
-    def render_text(document: Document) -> str:
+    def render(self, document: Document) -> str:
         parts: list[str] = []
         for block in document:
             if isinstance(block, Heading):
-                parts.append(block.text + "\n" + ("=" if block.level == 1 else "-") * len(block.text))
+                parts.append(self.heading(block))
             elif isinstance(block, Paragraph):
-                parts.append(f"*** {block.text} ***" if block.strong else block.text)
+                parts.append(self.strong(block.text) if block.strong else block.text)
             elif isinstance(block, Bullets):
                 lines = []
                 for item in block.items:
                     lines.append(f"- {item.text}")
-                    lines.extend(f"      {detail}" for detail in item.details)
+                    lines.extend(self.detail(detail) for detail in item.details)
                 parts.append("\n".join(lines))
             elif isinstance(block, Code):
-                parts.append("\n".join("    " + line for line in block.text.splitlines()))
+                parts.append(self.code(block.text))
             elif isinstance(block, Table):
-                parts.append(_table(block, fmt) + (f"\n\n{block.note}" if block.note else ""))
+                parts.append(_table(block, self.table_format) + (f"\n\n{block.note}" if block.note else ""))
             elif isinstance(block, Image):
-                parts.append(f"[plot: {block.path}]")
+                parts.append(self.image(block))
+            elif isinstance(block, Figure):
+                parts.append(self.figure(block))
         return "\n\n".join(parts) + "\n"
 
-    render_text.__doc__ = f"Plain text with tabulate's {fmt!r} tables."
-    return render_text
+
+_MARKDOWN = _LineStyle(
+    "github",
+    heading=lambda block: "#" * block.level + " " + block.text,
+    strong=lambda text: f"> **{text}**",
+    detail=lambda detail: f"  - `{detail}`",
+    code=lambda text: f"```\n{text}\n```",
+    image=lambda block: f"![{block.alt}]({block.path})",
+    figure=lambda block: f"*[figure: {block.caption}]*",
+)
+
+
+def render_markdown(document: Document) -> str:
+    """GitHub-flavoured Markdown."""
+    return _MARKDOWN.render(document)
+
+
+def _text_renderer(fmt: str) -> Callable[[Document], str]:
+    """Plain text with tabulate's ``fmt`` tables."""
+    return _LineStyle(
+        fmt,
+        heading=lambda block: block.text + "\n" + ("=" if block.level == 1 else "-") * len(block.text),
+        strong=lambda text: f"*** {text} ***",
+        detail=lambda detail: f"      {detail}",
+        code=lambda text: "\n".join("    " + line for line in text.splitlines()),
+        image=lambda block: f"[plot: {block.path}]",
+        figure=lambda block: f"[figure: {block.caption}]",
+    ).render
 
 
 _LATEX_SPECIAL = {
@@ -132,6 +149,8 @@ def render_latex(document: Document) -> str:
         elif isinstance(block, Image):
             parts.append(r"\IfFileExists{" + block.path + r"}{\includegraphics[width=0.8\textwidth]{"
                          + block.path + "}}{}")
+        elif isinstance(block, Figure):
+            parts.append(r"\textit{[figure: " + latex_escape(block.caption) + "]}")
     parts.append(r"\end{document}")
     return "\n\n".join(parts) + "\n"
 
@@ -146,6 +165,7 @@ def render_html(document: Document) -> str:
         "<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse;margin:0.5em 0}"
         "th,td{border:1px solid #bbb;padding:2px 8px;text-align:left}"
         ".verdict{font-weight:bold;padding:0.5em;border:2px solid #444}.note{font-size:small;color:#444}"
+        "figure.svg{display:inline-block;margin:0.5em;vertical-align:top}figcaption{font-size:small}"
         "</style></head>",
         "<body>",
     ]
@@ -171,6 +191,8 @@ def render_html(document: Document) -> str:
                 parts.append(f'<p class="note">{html.escape(block.note)}</p>')
         elif isinstance(block, Image):
             parts.append(f'<img src="{html.escape(block.path)}" alt="{html.escape(block.alt)}">')
+        elif isinstance(block, Figure):
+            parts.append(f'<figure class="svg">{block.svg}<figcaption>{html.escape(block.caption)}</figcaption></figure>')
     parts += ["</body>", "</html>"]
     return "\n".join(parts) + "\n"
 

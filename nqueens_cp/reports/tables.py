@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Callable, Sequence
 
 from ..harness.results import FAIL, NOT_RUN, PASS, Check, ComparisonResults
-from .document import Block, Bullets, Code, Document, Heading, Image, Item, Paragraph, Table
+from .document import Block, Bullets, Code, Document, Figure, Heading, Image, Item, Paragraph, Table
 from .summary import CellStats, labels, sizes, table_of_cells
 
 #: The mark of the fastest configuration in a row of the runtime table.
@@ -50,31 +50,43 @@ def _partial(cell: CellStats) -> str:
 # -- tables --------------------------------------------------------------------------------
 
 
-def runtime_table(results: ComparisonResults) -> Table:
-    """Median wall time per n (rows) and configuration (columns), with min and max, best marked."""
+def _rows_by_size(
+    results: ComparisonResults, answered: Callable[[CellStats], bool], text: Callable[[int, CellStats], str]
+) -> tuple[tuple[str, ...], ...]:
+    """One row per board size: n, then for each configuration ``text(n, cell)`` when its cell
+    ``answered``, else why it has no answer."""
     cells = table_of_cells(results)
-    configs = labels(results)
     rows = []
     for n in sizes(results):
-        medians = {c: cells[(c, n)].median_wall for c in configs if (c, n) in cells}
-        known = [m for m in medians.values() if m is not None]
-        best = min(known) if len(known) > 1 else None
         row = [str(n)]
-        for config in configs:
+        for config in labels(results):
             cell = cells.get((config, n))
-            if cell is None or cell.median_wall is None:
-                row.append(_not_answered(cell))
-                continue
-            assert cell.min_wall is not None and cell.max_wall is not None
-            text = format_time_range(cell.median_wall, cell.min_wall, cell.max_wall) + _partial(cell)
-            row.append(f"{text} {BEST}" if best is not None and cell.median_wall == best else text)
+            row.append(text(n, cell) if cell is not None and answered(cell) else _not_answered(cell))
         rows.append(tuple(row))
+    return tuple(rows)
+
+
+def runtime_table(results: ComparisonResults) -> Table:
+    """Median wall time per n (rows) and configuration (columns), with min and max, best marked."""
+    configs = labels(results)
+    medians: dict[int, list[float]] = {}
+    for (_, n), cell in table_of_cells(results).items():
+        if cell.median_wall is not None:
+            medians.setdefault(n, []).append(cell.median_wall)
+    fastest = {n: min(times) for n, times in medians.items() if len(times) > 1}
+
+    def text(n: int, cell: CellStats) -> str:
+        assert cell.median_wall is not None and cell.min_wall is not None and cell.max_wall is not None
+        shown = format_time_range(cell.median_wall, cell.min_wall, cell.max_wall) + _partial(cell)
+        return f"{shown} {BEST}" if fastest.get(n) == cell.median_wall else shown
+
+    rows = _rows_by_size(results, lambda cell: cell.median_wall is not None, text)
     note = (
         f"Wall time of the backend's iterator, median [min-max] over {results.settings.repeat} repetition(s) "
         f"in fresh worker processes; {BEST} marks the fastest median of each row. timeout: no answer within "
         f"{results.settings.timeout:g} s; skipped: not run after a timeout at a smaller n; error: see Failures."
     )
-    return Table(("n", *configs), tuple(rows), note)
+    return Table(("n", *configs), rows, note)
 
 
 def speedup_table(results: ComparisonResults) -> Table | None:
@@ -84,21 +96,16 @@ def speedup_table(results: ComparisonResults) -> Table | None:
     if baseline is None or baseline not in configs:
         return None
     cells = table_of_cells(results)
-    rows = []
-    for n in sizes(results):
+
+    def text(n: int, cell: CellStats) -> str:
         base = cells.get((baseline, n))
-        row = [str(n)]
-        for config in configs:
-            cell = cells.get((config, n))
-            if cell is None or cell.median_wall is None:
-                row.append(_not_answered(cell))
-            elif base is None or base.median_wall is None or cell.median_wall <= 0:
-                row.append(DASH)
-            else:
-                row.append(f"{base.median_wall / cell.median_wall:.3g}x")
-        rows.append(tuple(row))
+        if base is None or base.median_wall is None or cell.median_wall is None or cell.median_wall <= 0:
+            return DASH
+        return f"{base.median_wall / cell.median_wall:.3g}x"
+
+    rows = _rows_by_size(results, lambda cell: cell.median_wall is not None, text)
     note = f"Median time of {baseline} divided by the median time of each configuration: above 1x is faster."
-    return Table(("n", *configs), tuple(rows), note)
+    return Table(("n", *configs), rows, note)
 
 
 def _cell_checks(checks: Sequence[Check], config: str, n: int) -> list[Check]:
@@ -202,25 +209,19 @@ def model_size_table(results: ComparisonResults) -> Table | None:
 
 def resources_table(results: ComparisonResults) -> Table:
     """Median CPU time and the largest memory increase per configuration and n."""
-    cells = table_of_cells(results)
     configs = labels(results)
-    rows = []
-    for n in sizes(results):
-        row = [str(n)]
-        for config in configs:
-            cell = cells.get((config, n))
-            if cell is None or cell.median_cpu is None:
-                row.append(_not_answered(cell))
-                continue
-            memory = cell.max_memory_added_kb
-            mem = DASH if memory is None else f"+{memory / 1024:.1f} MB"
-            row.append(f"{format_time(cell.median_cpu)}, {mem}")
-        rows.append(tuple(row))
+
+    def text(n: int, cell: CellStats) -> str:
+        assert cell.median_cpu is not None
+        memory = cell.max_memory_added_kb
+        return f"{format_time(cell.median_cpu)}, {DASH if memory is None else f'+{memory / 1024:.1f} MB'}"
+
+    rows = _rows_by_size(results, lambda cell: cell.median_cpu is not None, text)
     note = (
         "Median CPU time of the worker process while the backend ran (all its threads), and the largest rise of "
         "the worker's peak resident memory above its size at start (solver libraries included)."
     )
-    return Table(("n", *configs), tuple(rows), note)
+    return Table(("n", *configs), rows, note)
 
 
 # -- verdict, failures and what was not checked ---------------------------------------------
@@ -300,9 +301,14 @@ def environment_table(results: ComparisonResults) -> Table:
 
 
 def build_report(
-    results: ComparisonResults, *, plot: str | None = None, files: Sequence[str] = ()
+    results: ComparisonResults, *, plot: str | Figure | None = None, files: Sequence[str] = (),
+    gallery: Sequence[Block] = (),
 ) -> Document:
-    """The full report of ``results``; ``plot`` is the runtime plot's path relative to the report."""
+    """The full report of ``results``.
+
+    ``plot`` is the runtime plot: its path relative to the report, or the plot itself as a
+    ``Figure`` (inline SVG, for a self-contained page); ``gallery`` is a section of boards drawn.
+    """
     settings = results.settings
     ns = settings.ns
     span = f"n = {ns[0]}..{ns[-1]}" if ns and list(ns) == list(range(ns[0], ns[-1] + 1)) else (
@@ -322,8 +328,11 @@ def build_report(
     if size is not None:
         blocks += [Heading("Model size"), size]
     blocks += [Heading("CPU time and memory"), resources_table(results)]
-    if plot:
+    if isinstance(plot, Figure):
+        blocks += [Heading("Runtime plot"), plot]
+    elif plot:
         blocks += [Heading("Runtime plot"), Image(plot, "median runtime against n per configuration, log scale")]
+    blocks += gallery
     blocks += [Heading("Configurations"), configurations_table(results)]
     blocks += [Heading("Environment"), environment_table(results)]
     blocks += [Heading("Reproduce"), Paragraph("This comparison is repeated by:"), Code(settings.command)]
