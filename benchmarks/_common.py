@@ -31,6 +31,18 @@ class Comparison:
         return statistics.median(self.ours) / statistics.median(self.reference)
 
 
+def build_c(source: Path, binary: Path, optimisation: str) -> Path:
+    """Compile the C reference ``source`` into ``binary`` with ``gcc OPTIMISATION`` (again
+    whenever the source is newer than the binary)."""
+    compiler = shutil.which("gcc")
+    if compiler is None:
+        raise SystemExit("gcc is needed to build the C references (apt-get install gcc)")
+    binary.parent.mkdir(exist_ok=True)
+    if not binary.exists() or binary.stat().st_mtime < source.stat().st_mtime:
+        subprocess.run([compiler, optimisation, "-o", str(binary), str(source)], check=True)
+    return binary
+
+
 def timed(func: Callable[[], object]) -> tuple[float, object]:
     """Wall time of one call (perf_counter) and its result."""
     start = time.perf_counter()
@@ -105,15 +117,3 @@ def report(title: str, rows: Sequence[Comparison], our_label: str, ref_label: st
     )
     print()
     return all_met
-
-
-def build_c(source: Path, binary: Path, optimisation: str) -> Path:
-    """Compile a C reference with gcc at ``optimisation`` (``-O2``, ``-O3``), again whenever the
-    source is newer than the binary."""
-    compiler = shutil.which("gcc")
-    if compiler is None:
-        raise SystemExit("gcc is needed to build the C reference (apt-get install gcc)")
-    binary.parent.mkdir(exist_ok=True)
-    if not binary.exists() or binary.stat().st_mtime < source.stat().st_mtime:
-        subprocess.run([compiler, optimisation, "-o", str(binary), str(source)], check=True)
-    return binary

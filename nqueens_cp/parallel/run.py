@@ -32,7 +32,15 @@ from ..instance import Instance, Solution
 from ..progress import Progress
 from .checkpoint import CheckpointStore, MemoryStore, ResultStore, read_header
 from .executors import EXECUTOR_NAMES, TaskExecutor, make_executor
-from .split import SplitPlan, SubProblem, default_depth, expand, split_instance
+from .split import (
+    SplitPlan,
+    SubProblem,
+    default_batches,
+    default_depth,
+    expand,
+    split_constellations,
+    split_instance,
+)
 from .tasks import SubResult, SubTask
 
 if TYPE_CHECKING:
@@ -49,7 +57,8 @@ class ParallelConfig:
     fixed per sub-problem; None takes the checkpoint's depth when resuming, else the smallest depth
     giving at least 16 sub-problems per worker. ``checkpoint``: SQLite file to commit results to
     and resume from. ``max_attempts``: tries per sub-problem before the run fails. ``symmetry``:
-    use the first-row mirror where exact.
+    use the first-row mirror where exact. ``batches``: for a count split into batches of start
+    constellations, how many (None: the checkpoint's when resuming, else 16 per worker).
     """
 
     workers: int = 1
@@ -59,6 +68,7 @@ class ParallelConfig:
     checkpoint: str | Path | None = None
     max_attempts: int = 3
     symmetry: bool = True
+    batches: int | None = None
 
     def executor_name(self) -> str:
         """The executor this configuration runs on."""
@@ -140,6 +150,8 @@ class SplitRun:
             raise NQueensError(
                 f"unknown executor {self.config.executor!r} (choose from {', '.join(EXECUTOR_NAMES)})"
             )
+        if self.config.batches is not None and self.config.batches < 1:
+            raise NQueensError(f"the number of constellation batches must be >= 1, got {self.config.batches}")
         if self.config.split_depth is not None and self.config.split_depth < 0:
             raise NQueensError(f"split depth must be >= 0, got {self.config.split_depth}")
         self.plan: SplitPlan | None = None
@@ -152,7 +164,8 @@ class SplitRun:
 
     def header(self, plan: SplitPlan) -> dict[str, Any]:
         """What identifies this run in a checkpoint file."""
-        return {
+        split = {"split": "constellations", "batches": plan.batches} if plan.batches else {}
+        return split | {
             "n": self.instance.n,
             "fixed": [list(pair) for pair in self.instance.fixed],
             "backend": self.backend_name,
@@ -162,6 +175,51 @@ class SplitRun:
             "task": self.task_name,
             "subproblems": len(plan),
         }
+
+    def _counts_constellations(self) -> bool:
+        """Whether this run splits into batches of start constellations (see :mod:`.split`):
+        a count of an empty board (n >= 4) with a backend that counts constellations, no
+        ``split_depth`` asked for, and no checkpoint made by a row split to resume."""
+        from ..searches.constellations import MIN_N
+
+        if self.enumerate or self.instance.fixed or self.instance.n < MIN_N or not self.config.symmetry:
+            return False
+        if self.config.split_depth is not None:
+            return False
+        if not hasattr(self._backend, "count_constellation_batch"):
+            return False
+        header = read_header(self.config.checkpoint) if self.config.checkpoint is not None else None
+        return header is None or header.get("split") == "constellations"
+
+    def _batches_from_checkpoint(self) -> int | None:
+        header = read_header(self.config.checkpoint) if self.config.checkpoint is not None else None
+        if header is None:
+            return None
+        batches = header.get("batches")
+        if not isinstance(batches, int) or batches < 1:
+            raise CheckpointError(f"{self.config.checkpoint} has no valid number of constellation batches")
+        return batches
+
+    def _plan(self) -> tuple[SplitPlan, TaskExecutor | None]:
+        """The split of this run, and the executor when one had to be started to size it."""
+        executor: list[TaskExecutor] = []
+
+        def size(given: int | None, from_checkpoint: Callable[[], int | None],
+                 default: Callable[[Instance, int], int]) -> int:
+            """The size given, else the checkpoint's, else the default for the executor's capacity."""
+            chosen = given if given is not None else from_checkpoint()
+            if chosen is None:
+                executor.append(self._make_executor())
+                chosen = default(self.instance, executor[0].capacity)
+            return chosen
+
+        if self._counts_constellations():
+            batches = size(self.config.batches, self._batches_from_checkpoint, default_batches)
+            plan = split_constellations(self.instance, batches)
+        else:
+            depth = size(self.config.split_depth, self._depth_from_checkpoint, default_depth)
+            plan = split_instance(self.instance, depth, symmetry=self.config.symmetry)
+        return plan, (executor[0] if executor else None)
 
     def _depth_from_checkpoint(self) -> int | None:
         if self.config.checkpoint is None:
@@ -189,6 +247,7 @@ class SplitRun:
                 options=options,
                 enumerate=self.enumerate,
                 unique=self.unique,
+                batch=(sub.index, sub.batches) if sub.batches else None,
             )
             for sub in plan.subproblems
             if sub.index not in done
@@ -205,17 +264,11 @@ class SplitRun:
 
     def subproblem_results(self) -> Iterator[SolvedSubProblem]:
         """Every sub-problem's result once: resumed ones first, then new ones as they finish."""
-        depth = self.config.split_depth
-        if depth is None:
-            depth = self._depth_from_checkpoint()
         executor: TaskExecutor | None = None
         store: ResultStore | None = None
         bar: Progress | None = None
         try:
-            if depth is None:
-                executor = self._make_executor()
-                depth = default_depth(self.instance, executor.capacity)
-            plan = split_instance(self.instance, depth, symmetry=self.config.symmetry)
+            plan, executor = self._plan()
             self.plan = plan
             store = self._open_store(plan)
             by_index = {sub.index: sub for sub in plan.subproblems}
