@@ -1,7 +1,8 @@
 """The independent validity checker.
 
 It shares no code with any backend on purpose: it re-derives every rule from the definition
-(n queens, one per row, no two in a column or on a diagonal, pre-placed queens respected) by
+(n queens, one per row, no two in a column or on a diagonal, pre-placed queens respected, no
+queen on a blocked square) by
 comparing every pair of queens, so a bug in a backend's bookkeeping cannot hide here too.
 """
 
@@ -37,6 +38,10 @@ def solution_problems(instance: Instance, solution: Sequence[int]) -> list[str]:
     for row, col in instance.fixed:
         if solution[row] != col:
             problems.append(f"row {row}: pre-placed queen at column {col}, solution has {solution[row]}")
+    blocked = set(instance.blocked)
+    for row, col in enumerate(solution):
+        if (row, col) in blocked:
+            problems.append(f"row {row}: queen on the blocked square at column {col}")
     return problems
 
 

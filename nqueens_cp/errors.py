@@ -57,3 +57,7 @@ class OutputExistsError(OutputError, FileExistsError):
 class ModelTooLargeError(NQueensError):
     """A model or search would not fit the machine (memory) or could not answer in reasonable time;
     refused before anything is built. The message gives the estimate and what to use instead."""
+
+
+class InstanceFileError(NQueensError, ValueError):
+    """An instance file (a CSPLib ``.param``) cannot be read: the message is ``FILE:LINE: why``."""

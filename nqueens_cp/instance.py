@@ -1,10 +1,15 @@
-"""The N-Queens instance (board size plus optional pre-placed queens) and the solution type."""
+"""The N-Queens instance (board size, pre-placed queens, blocked squares) and the solution type.
+
+Blocked squares come from the Excluded Diagonals problem of CSPLib problem 079 (Gent, Jefferson,
+Nightingale, "Complexity of n-Queens Completion", JAIR 2017): no queen may stand on them. An
+excluded diagonal is shorthand for its squares (:func:`diagonal_squares`).
+"""
 
 from __future__ import annotations
 
 import operator
 from dataclasses import dataclass, field
-from typing import Iterable, Mapping, TypeAlias
+from typing import Iterable, Literal, Mapping, TypeAlias, cast
 
 from .errors import InvalidInstanceError
 
@@ -13,6 +18,13 @@ Solution: TypeAlias = tuple[int, ...]
 
 #: Pre-placed queens as given by a caller: a mapping row -> column or (row, column) pairs.
 PlacementLike: TypeAlias = Mapping[int, int] | Iterable[tuple[int, int]]
+
+#: The two kinds of diagonal: ``"sum"`` (squares with row + col = value) and ``"difference"``
+#: (squares with row - col = value).
+DiagonalKind: TypeAlias = Literal["sum", "difference"]
+
+#: Squares above this many are summarised by their count in ``str(instance)``.
+_LISTED_BLOCKED = 8
 
 
 def _as_int(value: object, what: str) -> int:
@@ -24,37 +36,52 @@ def _as_int(value: object, what: str) -> int:
         raise InvalidInstanceError(f"{what} must be an integer, not {value!r}") from None
 
 
+def _square(pair: object, size: int, what: str, where: str) -> tuple[int, int]:
+    """``pair`` as a (row, col) square on the size x size board, or an ``InvalidInstanceError``."""
+    try:
+        raw_row, raw_col = cast("tuple[object, object]", pair)
+    except (TypeError, ValueError):
+        raise InvalidInstanceError(f"{what} must be a (row, col) pair, not {pair!r}") from None
+    row, col = _as_int(raw_row, "row"), _as_int(raw_col, "column")
+    if not (0 <= row < size and 0 <= col < size):
+        raise InvalidInstanceError(f"{where} row {row}, column {col} is off the {size}x{size} board")
+    return row, col
+
+
 @dataclass(frozen=True)
 class Instance:
-    """An n x n board with optional pre-placed queens (the N-Queens completion problem).
+    """An n x n board with optional pre-placed queens and blocked squares.
 
-    ``fixed`` holds the pre-placed queens as ``(row, col)`` pairs sorted by row; the constructor
-    accepts a mapping ``{row: col}`` or any iterable of pairs. Pre-placed queens that attack each
-    other are valid input: such an instance simply has no solution.
+    ``fixed`` holds the pre-placed queens (the N-Queens completion problem) as ``(row, col)`` pairs
+    sorted by row; the constructor accepts a mapping ``{row: col}`` or any iterable of pairs.
+    ``blocked`` holds the squares no queen may stand on, sorted and without repeats. Pre-placed
+    queens that attack each other, or a pre-placed queen on a blocked square, are valid input:
+    such an instance simply has no solution.
     """
 
     n: int
     fixed: tuple[tuple[int, int], ...] = field(default=())
+    blocked: tuple[tuple[int, int], ...] = field(default=())
 
-    def __init__(self, n: object, fixed: PlacementLike | None = None) -> None:
+    def __init__(
+        self, n: object, fixed: PlacementLike | None = None, blocked: Iterable[tuple[int, int]] | None = None
+    ) -> None:
         size = _as_int(n, "n")
         if size < 0:
             raise InvalidInstanceError(f"n must be >= 0, got {size}")
         pairs = fixed.items() if isinstance(fixed, Mapping) else (fixed or ())
         by_row: dict[int, int] = {}
         for pair in pairs:
-            try:
-                raw_row, raw_col = pair
-            except (TypeError, ValueError):
-                raise InvalidInstanceError(f"a pre-placed queen must be a (row, col) pair, not {pair!r}") from None
-            row, col = _as_int(raw_row, "row"), _as_int(raw_col, "column")
-            if not (0 <= row < size and 0 <= col < size):
-                raise InvalidInstanceError(f"queen at row {row}, column {col} is off the {size}x{size} board")
+            row, col = _square(pair, size, "a pre-placed queen", "queen at")
             if row in by_row:
                 raise InvalidInstanceError(f"two queens given for row {row} (columns {by_row[row]} and {col})")
             by_row[row] = col
+        squares: set[tuple[int, int]] = set()
+        for square in blocked or ():
+            squares.add(_square(square, size, "a blocked square", "blocked square at"))
         object.__setattr__(self, "n", size)
         object.__setattr__(self, "fixed", tuple(sorted(by_row.items())))
+        object.__setattr__(self, "blocked", tuple(sorted(squares)))
 
     @property
     def placements(self) -> dict[int, int]:
@@ -64,16 +91,50 @@ class Instance:
     def with_fixed(self, more: PlacementLike) -> Instance:
         """This instance with more pre-placed queens (used to split it into sub-problems)."""
         extra = more.items() if isinstance(more, Mapping) else more
-        return Instance(self.n, [*self.fixed, *extra])
+        return Instance(self.n, [*self.fixed, *extra], self.blocked)
+
+    def with_blocked(self, more: Iterable[tuple[int, int]]) -> Instance:
+        """This instance with more blocked squares."""
+        return Instance(self.n, self.fixed, [*self.blocked, *more])
 
     def fixed_are_consistent(self) -> bool:
-        """Whether no two pre-placed queens attack each other."""
+        """Whether no two pre-placed queens attack each other and none stands on a blocked square."""
         cols = [c for _, c in self.fixed]
         ups = [r + c for r, c in self.fixed]
         downs = [r - c for r, c in self.fixed]
-        return all(len(set(line)) == len(line) for line in (cols, ups, downs))
+        on_blocked = bool(set(self.fixed) & set(self.blocked))
+        return not on_blocked and all(len(set(line)) == len(line) for line in (cols, ups, downs))
+
+    def allowed_columns(self, row: int) -> list[int]:
+        """The columns of ``row`` a queen may take: the pre-placed one, or every unblocked one."""
+        pinned = dict(self.fixed).get(row)
+        if pinned is not None:
+            return [] if (row, pinned) in self.blocked else [pinned]
+        blocked = {c for r, c in self.blocked if r == row}
+        return [c for c in range(self.n) if c not in blocked]
 
     def __str__(self) -> str:
-        if not self.fixed:
-            return f"n={self.n}"
-        return f"n={self.n} fixed=" + ",".join(f"{r}:{c}" for r, c in self.fixed)
+        parts = [f"n={self.n}"]
+        if self.fixed:
+            parts.append("fixed=" + ",".join(f"{r}:{c}" for r, c in self.fixed))
+        if len(self.blocked) > _LISTED_BLOCKED:
+            parts.append(f"blocked={len(self.blocked)} squares")
+        elif self.blocked:
+            parts.append("blocked=" + ",".join(f"{r}:{c}" for r, c in self.blocked))
+        return " ".join(parts)
+
+
+def diagonal_squares(n: int, kind: DiagonalKind, value: int) -> tuple[tuple[int, int], ...]:
+    """The squares of one diagonal of the n x n board, by row: ``row + col == value`` for a
+    ``"sum"`` diagonal, ``row - col == value`` for a ``"difference"`` one. A diagonal that misses
+    the board is an error (``InvalidInstanceError``)."""
+    if kind == "sum":
+        squares = tuple((row, value - row) for row in range(n) if 0 <= value - row < n)
+    elif kind == "difference":
+        squares = tuple((row, row - value) for row in range(n) if 0 <= row - value < n)
+    else:
+        raise InvalidInstanceError(f"a diagonal is 'sum' or 'difference', not {kind!r}")
+    if not squares:
+        sign = "+" if kind == "sum" else "-"
+        raise InvalidInstanceError(f"the diagonal row {sign} col = {value} is off the {n}x{n} board")
+    return squares

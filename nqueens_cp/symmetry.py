@@ -111,9 +111,12 @@ def class_size(sol: Solution) -> int:
 
 
 def require_symmetric(instance: Instance) -> None:
-    """Raise unless ``instance`` is the empty board, the only one on which all 8 symmetries act.
+    """Raise unless ``instance`` is the empty board, the only one on which all 8 symmetries act
+    (with blocked squares only those mapping the blocked set onto itself would: refused too).
 
     The one check behind ``unique`` (solutions up to symmetry) everywhere in the package.
     """
-    if instance.fixed:
-        raise NQueensError("unique (solutions up to symmetry) needs an instance with no pre-placed queens")
+    if instance.fixed or instance.blocked:
+        raise NQueensError(
+            "unique (solutions up to symmetry) needs an instance with no pre-placed queens or blocked squares"
+        )

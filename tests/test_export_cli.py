@@ -108,7 +108,7 @@ def test_export_other_formats(fmt: str) -> None:
         (["export", "4", "--format", "dimacs", "--fix", "4:0"], "--fix 4:0 is off the 4x4 board"),
         (["export", "4", "--format", "xml"], "invalid choice: 'xml'"),
         (["export", "4", "--format", "dimacs", "--encoding", "native"], "invalid choice: 'native'"),
-        (["export", "4"], "the following arguments are required: --format"),
+        (["export", "4"], "export needs --format FMT (or --completion)"),
         (["export", "4", "--format", "opb", "-o", "/nonexistent-dir/q.opb"], "cannot write /nonexistent-dir/q.opb"),
     ],
 )

@@ -32,6 +32,14 @@ def one_line_error(capsys: pytest.CaptureFixture[str], status: int, fragment: st
     assert "Traceback" not in captured.err
 
 
+def compare_status(argv: list[str]) -> int:
+    """The exit status of ``nqueens-cp compare ARGV`` run in this process (argparse errors included)."""
+    try:
+        return main(["compare", *argv])
+    except SystemExit as exit_:  # argparse errors
+        return int(exit_.code or 0)
+
+
 def test_compare_writes_every_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "report"
     status = main(["compare", "--n", "4-6,8", "--backends", "backtrack,bitboard", "--repeat", "2",
@@ -122,11 +130,7 @@ def test_bad_input_is_refused_before_anything_runs(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str], fragment: str
 ) -> None:
     out = tmp_path / "never"
-    try:
-        status = main(["compare", *argv, "--out", str(out)])
-    except SystemExit as exit_:  # argparse errors
-        status = int(exit_.code or 0)
-    one_line_error(capsys, status, fragment)
+    one_line_error(capsys, compare_status([*argv, "--out", str(out)]), fragment)
     assert not out.exists()
 
 

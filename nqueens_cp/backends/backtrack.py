@@ -22,6 +22,7 @@ from .limits import refuse_row_order_first
 class BacktrackBackend(Backend):
     name = "backtrack"
     summary = "readable backtracking: rows in order (the reference), or first-fail for a first solution"
+    supports_blocked = True
     option_specs = (
         OptionSpec(
             "search", str, "auto",

@@ -9,7 +9,7 @@ from itertools import islice
 from types import MappingProxyType
 from typing import Any, Callable, ClassVar, Iterator, Mapping
 
-from ..errors import BackendOptionError, BackendUnavailableError
+from ..errors import BackendOptionError, BackendUnavailableError, NQueensError
 from ..instance import Instance, Solution
 from ..models.geometry import ModelSize
 from ..symmetry import is_canonical, require_symmetric
@@ -74,6 +74,8 @@ class Backend(ABC):
     summary: ClassVar[str]
     option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
     requires: ClassVar[tuple[str, ...]] = ()
+    #: Whether the backend honours ``Instance.blocked``; the others refuse such instances.
+    supports_blocked: ClassVar[bool] = False
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -138,6 +140,8 @@ class Backend(ABC):
             raise BackendOptionError(f"limit must be an integer >= 0 or None, got {limit!r}")
         if unique:
             require_symmetric(instance)
+        if instance.blocked and not self.supports_blocked:
+            raise NQueensError(f"backend {self.name} does not support blocked squares")
         self.ensure_available()
 
     def solutions(

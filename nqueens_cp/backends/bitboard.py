@@ -37,7 +37,14 @@ PYTHON_COUNT_MAX_N = 13
 class BitboardBackend(Backend):
     name = "bitboard"
     summary = "backtracking on bit masks (columns and both diagonals as integers), compiled with numba"
+    supports_blocked = True
     option_specs = (
+        OptionSpec(
+            "search", str, "rows",
+            "rows: fill the rows in order; lines: the most constrained row or column first "
+            "(searches/lines_kernel.py, compiled, n <= 64; for blocked squares and completion)",
+            choices=("rows", "lines"),
+        ),
         OptionSpec(
             "kernel", str, "compiled",
             "compiled: numba kernels, symmetry-reduced counting; python: the readable pure-Python search",
@@ -59,11 +66,25 @@ class BitboardBackend(Backend):
             ) from None
         return bitboard_kernel
 
+    def _lines(self) -> ModuleType | None:
+        """The most-constrained-line kernel module with ``search=lines``, else None."""
+        if self.options["search"] != "lines":
+            return None
+        try:
+            from ..searches import lines_kernel
+        except ImportError as error:
+            raise BackendUnavailableError(f"backend bitboard: search=lines needs numba ({error})") from None
+        return lines_kernel
+
     def _batch_size(self, limit: int | None) -> int:
         batch_size: int = self.options["batch_size"]
         return batch_size if limit is None else max(1, min(batch_size, limit))
 
     def _solutions(self, instance: Instance, limit: int | None) -> Iterator[Solution]:
+        lines = self._lines()
+        if lines is not None:
+            found: Iterator[Solution] = lines.iter_solutions(instance, self._batch_size(limit))
+            return found
         kernel = self._kernel(instance)
         if kernel is None:
             return bitboard_solutions(instance)
@@ -71,7 +92,8 @@ class BitboardBackend(Backend):
         return solutions
 
     def _first_solution(self, instance: Instance) -> Solution | None:
-        refuse_row_order_first(instance, "bitboard")
+        if self.options["search"] == "rows":
+            refuse_row_order_first(instance, "bitboard")
         return super()._first_solution(instance)
 
     def _unique_solutions(self, instance: Instance, limit: int | None) -> Iterator[Solution]:
@@ -83,9 +105,12 @@ class BitboardBackend(Backend):
 
     def _count(self, instance: Instance, limit: int | None, unique: bool) -> int:
         """An empty board is counted by start constellations with the full symmetry group (see
-        :meth:`count_constellation_batch`); pre-placed queens or a limit use the plain search (no
-        symmetry is exact there)."""
-        if limit is None and not instance.fixed:
+        :meth:`count_constellation_batch`); pre-placed queens, blocked squares or a limit use the plain
+        search (no symmetry is exact there). ``search=lines`` counts with its own kernel."""
+        lines = self._lines()
+        if lines is not None and not unique:
+            return int(lines.count(instance, limit, self.options["batch_size"]))
+        if limit is None and not instance.fixed and not instance.blocked:
             counted = self._count_empty(instance.n)
             return counted.classes if unique else counted.total
         kernel = self._kernel(instance)
@@ -99,8 +124,8 @@ class BitboardBackend(Backend):
 
     def count_with_classes(self, instance: Instance) -> tuple[int, int]:
         """``(solutions, symmetry classes)`` of an empty board in one pass (OEIS A000170, A002562)."""
-        if instance.fixed:
-            raise NQueensError("counting symmetry classes needs an instance with no pre-placed queens")
+        if instance.fixed or instance.blocked:
+            raise NQueensError("counting symmetry classes needs an instance with no pre-placed queens or blocked squares")
         counted = self._count_empty(instance.n)
         return counted.total, counted.classes
 

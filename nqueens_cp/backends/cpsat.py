@@ -18,7 +18,7 @@ from ..instance import Instance, Solution
 from ..models.cpsat import STRATEGIES, CpSatModel, CpSatStrategy, build_cpsat_boolean_model, build_cpsat_model
 from ..models.geometry import ModelSize
 from .base import Backend, OptionSpec
-from .limits import check_fits, cpsat_estimate
+from .limits import check_fits, cpsat_estimate, model_rows
 
 if TYPE_CHECKING:
     from ortools.sat.python import cp_model
@@ -30,6 +30,7 @@ _DONE = object()
 
 
 class CpSatBackend(Backend):
+    supports_blocked = True
     name = "cpsat"
     summary = "OR-Tools CP-SAT: q[i] per row, AllDifferent on q[i], q[i]+i, q[i]-i (or one Boolean per square)"
     requires = ("ortools",)
@@ -60,7 +61,7 @@ class CpSatBackend(Backend):
         return STRATEGIES[name]
 
     def _build(self, instance: Instance, strategy: CpSatStrategy, unique: bool = False) -> CpSatModel:
-        check_fits(cpsat_estimate(instance.n, self.options["model"]), backend="cpsat")
+        check_fits(cpsat_estimate(model_rows(instance), self.options["model"]), backend="cpsat")
         build = build_cpsat_boolean_model if self.options["model"] == "boolean" else build_cpsat_model
         built = build(instance, unique=unique)
         built.branch(strategy.branching)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from ..errors import ModelTooLargeError
 from ..instance import Instance
+from ..models.reduction import uses_reduction
 from ..models.sizes import cnf_size
 
 #: Bytes one clause of a ``build_cnf`` formula costs: the Python lists of the CNF plus the solver's
@@ -80,9 +81,18 @@ def check_fits(estimate: ModelEstimate, *, backend: str) -> None:
         )
 
 
+def model_rows(instance: Instance) -> int:
+    """The rows a model of ``instance`` has: its free rows when models use its reduction
+    (:func:`~nqueens_cp.models.reduction.uses_reduction`), else all of them."""
+    return instance.n - len(instance.fixed) if uses_reduction(instance) else instance.n
+
+
 def cnf_estimate(instance: Instance, encoding: str) -> ModelEstimate:
     """The CNF of ``instance`` with ``encoding``: its size by the closed forms, and its memory."""
-    size = cnf_size(encoding, instance.n, len(instance.fixed))
+    if uses_reduction(instance):  # the reduced CNF is at most the full CNF of its free rows
+        size = cnf_size(encoding, model_rows(instance))
+    else:
+        size = cnf_size(encoding, instance.n, len(instance.fixed))
     megabytes = (size.constraints * BYTES_PER_CLAUSE + size.variables * BYTES_PER_VARIABLE) / 2**20
     if encoding == "pairwise":
         instead = "use --encoding seqcounter (O(n²) clauses) or --backend backtrack"

@@ -58,6 +58,7 @@ def canonical_solver_name(name: str) -> str:
 
 
 class SatBackend(Backend):
+    supports_blocked = True
     name = "sat"
     summary = "CNF over n*n Booleans (pysat.card encodings, or commander, product, bimander), solved by PySAT"
     requires = ("pysat",)
@@ -86,10 +87,9 @@ class SatBackend(Backend):
         from pysat.solvers import Solver
 
         built = self._build(instance, unique)
-        n = instance.n
         with Solver(name=self.options["solver"], bootstrap_with=built.cnf.clauses) as solver:
             while solver.solve():
                 model = solver.get_model()
-                queens = [lit for lit in model[: n * n] if lit > 0]
+                queens = [lit for lit in model[: len(built.squares)] if lit > 0]
                 yield built.decode(queens)
                 solver.add_clause([-lit for lit in queens])

@@ -6,6 +6,7 @@ import argparse
 from typing import Any, Callable
 
 from ..errors import InvalidInstanceError
+from ..instance import Instance
 
 #: The backend options that have a flag of their own on the solving commands (others go by ``-O``).
 OPTION_FLAGS: dict[str, str] = {
@@ -50,24 +51,64 @@ def number(name: str) -> Callable[[str], float]:
 board_size = integer("N", minimum=0)
 
 
-def placement(text: str) -> tuple[int, int]:
-    """argparse type for ``--fix R:C`` (0-based row and column)."""
-    row, sep, col = text.partition(":")
-    try:
-        if not sep:
-            raise ValueError
-        return int(row), int(col)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"--fix takes ROW:COL (0-based integers), got {text!r}") from None
+def square(flag: str) -> Callable[[str], tuple[int, int]]:
+    """argparse type for a square ``R:C`` (0-based row and column) given with ``flag``."""
+
+    def parse(text: str) -> tuple[int, int]:
+        row, sep, col = text.partition(":")
+        try:
+            if not sep:
+                raise ValueError
+            return int(row), int(col)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{flag} takes ROW:COL (0-based integers), got {text!r}") from None
+
+    return parse
+
+
+#: argparse type for ``--fix R:C``.
+placement = square("--fix")
 
 
 def add_board_arguments(
     parser: argparse.ArgumentParser, *, n_help: str = "board size (n >= 0)",
     fix_help: str = "pre-place a queen (0-based)",
 ) -> None:
-    """The instance every board command takes: ``N`` and any number of ``--fix R:C``."""
-    parser.add_argument("n", type=board_size, metavar="N", help=n_help)
+    """The instance every board command takes: ``N`` or ``--instance FILE`` (``--diagonals D``),
+    and any number of ``--fix R:C`` and ``--block R:C``."""
+    parser.add_argument("n", type=board_size, metavar="N", nargs="?", help=f"{n_help}; not with --instance")
     parser.add_argument("--fix", type=placement, action="append", metavar="R:C", help=fix_help)
+    parser.add_argument("--block", type=square("--block"), action="append", metavar="R:C",
+                        help="block a square: no queen may stand there (0-based)")
+    parser.add_argument("--instance", metavar="FILE",
+                        help="read the instance from FILE (N comes from it): a CSPLib 079 Excluded Diagonals "
+                        ".param (n, numdiags, diags) or an Essence' completion .param (letting n, letting init)")
+    parser.add_argument("--diagonals", type=integer("--diagonals", 0), metavar="D",
+                        help="with an Excluded Diagonals --instance: use its first D diagonals (default all)")
+
+
+def board_instance(args: argparse.Namespace) -> tuple[Instance, str]:
+    """The instance the board arguments describe, and how to name it in messages (one line)."""
+    from ..instance_files import load_instance_file
+    from . import UsageError
+
+    if args.instance is None:
+        if args.n is None:
+            raise UsageError("give the board size N or --instance FILE")
+        if args.diagonals is not None:
+            raise UsageError("--diagonals applies to --instance FILE only")
+        instance = Instance(args.n, check_placements(args.n, args.fix, "--fix"),
+                            check_placements(args.n, args.block, "--block"))
+        return instance, str(instance)
+    if args.n is not None:
+        raise UsageError("give N or --instance FILE, not both (the file gives N)")
+    read = load_instance_file(args.instance, args.diagonals)
+    n = read.instance.n
+    instance = read.instance.with_fixed(check_placements(n, args.fix, "--fix")).with_blocked(
+        check_placements(n, args.block, "--block"))
+    what = f"{args.instance} (n={n}" + ("" if read.diagonals is None else f", {read.diagonals} diagonals")
+    extra = len(args.fix or ()) + len(args.block or ())
+    return instance, what + (f", {extra} squares given on the command line)" if extra else ")")
 
 
 def option_pair(text: str) -> tuple[str, str]:
@@ -113,9 +154,9 @@ def backend_options(args: argparse.Namespace) -> dict[str, Any]:
     return options
 
 
-def check_placements(n: int, fixed: list[tuple[int, int]] | None) -> list[tuple[int, int]]:
-    """Reject ``--fix`` squares off the board early, with the flag's own wording."""
+def check_placements(n: int, fixed: list[tuple[int, int]] | None, flag: str = "--fix") -> list[tuple[int, int]]:
+    """Reject ``--fix`` (or ``--block``) squares off the board early, with the flag's own wording."""
     for row, col in fixed or ():
         if not (0 <= row < n and 0 <= col < n):
-            raise InvalidInstanceError(f"--fix {row}:{col} is off the {n}x{n} board")
+            raise InvalidInstanceError(f"{flag} {row}:{col} is off the {n}x{n} board")
     return list(fixed or ())

@@ -8,6 +8,7 @@ runs), 130 when interrupted (the results so far are written, marked incomplete).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import shlex
 import sys
 from typing import Any, Sequence
@@ -36,6 +37,19 @@ def board_sizes(text: str) -> tuple[int, ...]:
             raise argparse.ArgumentTypeError(f"--n: {part.strip()!r} is not a range of sizes >= 0")
         sizes.update(range(first, last + 1))
     return tuple(sorted(sizes))
+
+
+def diagonal_count(text: str) -> int | None:
+    """argparse type for ``--diagonals``: an integer >= 0, or ``all`` (None)."""
+    if text.strip().lower() == "all":
+        return None
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--diagonals takes an integer >= 0 or 'all', got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"--diagonals must be >= 0, got {value}")
+    return value
 
 
 def compress_sizes(ns: Sequence[int]) -> str:
@@ -67,8 +81,9 @@ def add_parser(subparsers: Any) -> None:
             "checks passed, 1 a check failed, 2 bad input, 130 interrupted."
         ),
     )
-    parser.add_argument("--n", type=board_sizes, default=board_sizes(DEFAULT_NS), metavar="SIZES",
-                        help=f"board sizes: 4-12, 4,6,8 or 4-8,10 (default {DEFAULT_NS})")
+    parser.add_argument("--n", type=board_sizes, default=None, metavar="SIZES",
+                        help=f"board sizes: 4-12, 4,6,8 or 4-8,10 (default {DEFAULT_NS}; with --files: the "
+                        "sizes of the files, or only those of them given here)")
     parser.add_argument("--backends", metavar="LIST",
                         help="comma-separated configurations, NAME[:KEY=VALUE...], e.g. "
                         "backtrack,cpsat,sat:encoding=pairwise (default: every backend, the sat encodings "
@@ -86,9 +101,19 @@ def add_parser(subparsers: Any) -> None:
                         help="solutions kept per run for the exact set comparison; beyond K, sets are compared "
                         f"by fingerprint (default {DEFAULT_STORE_LIMIT:,})")
     parser.add_argument("--force", action="store_true", help="overwrite an existing report in --out")
-    parser.add_argument("--task", choices=("all", "first", "complete"), default="all",
-                        help="what each run asks for: every solution (default), the first one, or one "
-                        "completion of random partial boards (see --preplaced)")
+    parser.add_argument("--task", choices=("all", "first", "complete", "files"), default="all",
+                        help="what each run asks for: every solution (default), the first one, one "
+                        "completion of random partial boards (see --preplaced), or one solution of each "
+                        "instance file (files, implied by --files)")
+    parser.add_argument("--files", metavar="GLOB",
+                        help="instance files (CSPLib 079 Excluded Diagonals or Essence' completion .param; "
+                        "quote the pattern, ** allowed): one solution of each, answers cross-checked")
+    parser.add_argument("--diagonals", type=diagonal_count, default=None, metavar="D|all",
+                        help="with --files: take the first D diagonals of each Excluded Diagonals file "
+                        "(default all)")
+    parser.add_argument("--answers", metavar="FILE.tsv",
+                        help="with --files: the known answers (columns n, diagonals, id, satisfiable, as CSPLib "
+                        "079's results-shiftqueens.tsv, .gz allowed), checked against every configuration")
     parser.add_argument("--preplaced", type=integer("--preplaced", 0), metavar="K",
                         help="with --task complete: queens pre-placed on each random board (0 <= K <= every n)")
     parser.add_argument("--instances", type=integer("--instances", 1), default=10, metavar="M",
@@ -104,6 +129,26 @@ def _task(args: argparse.Namespace, make_task: Any) -> Any:
     """The task the options ask for, or a ``UsageError`` for options that do not fit it."""
     from . import UsageError
 
+    if args.files is not None or args.task == "files":
+        if args.files is None:
+            raise UsageError("--task files needs --files GLOB")
+        if args.task not in ("all", "files") or args.unique or args.preplaced is not None:
+            raise UsageError("--files runs its own task: it takes no --task, --unique or --preplaced")
+        from ..harness.tasks import load_instance_files
+
+        task = load_instance_files(args.files, args.diagonals, args.answers)
+        if args.n is not None:
+            kept = tuple(entry for entry in task.entries if entry.instance.n in args.n)
+            if not kept:
+                raise UsageError(f"--files {args.files!r}: no instance of the sizes given by --n")
+            task = dataclasses.replace(task, entries=kept)
+        args.task = "files"
+        args.n = task.sizes
+        return task
+    if args.diagonals is not None or args.answers is not None:
+        raise UsageError("--diagonals and --answers apply to --files only")
+    if args.n is None:
+        args.n = board_sizes(DEFAULT_NS)
     if args.task == "complete":
         if args.preplaced is None:
             raise UsageError("--task complete needs --preplaced K (queens pre-placed on each random board)")
@@ -162,6 +207,9 @@ def run(args: argparse.Namespace) -> int:
         *(["--task", args.task] if args.task != "all" else []), *(["--unique"] if args.unique else []),
         *(["--preplaced", str(args.preplaced), "--instances", str(args.instances), "--seed", str(args.seed)]
           if args.task == "complete" else []),
+        *(["--files", args.files, "--diagonals", "all" if args.diagonals is None else str(args.diagonals)]
+          if args.task == "files" else []),
+        *(["--answers", args.answers] if args.answers else []),
     ])
     request = ComparisonRequest(
         task=task, configurations=configurations, ns=args.n, repeat=args.repeat,

@@ -8,8 +8,7 @@ from typing import Any
 
 from ..checker import solution_problems
 from ..errors import ModelFileError
-from ..instance import Instance
-from .common import add_board_arguments, check_placements
+from .common import add_board_arguments, board_instance
 from .output import draw_queens
 
 
@@ -43,11 +42,11 @@ def _read(path: str) -> str:
 def run(args: argparse.Namespace) -> int:
     from ..export.decode import board_from_literals, parse_solver_output
 
-    instance = Instance(args.n, check_placements(args.n, args.fix))
+    instance, described = board_instance(args)
     source = "stdin" if args.file == "-" else args.file
     answer = parse_solver_output(_read(args.file), source)
     if answer.status == "UNSATISFIABLE":
-        print(f"UNSATISFIABLE: the solver found no board for {instance}")
+        print(f"UNSATISFIABLE: the solver found no board for {described}")
         return 1
     if not answer.literals:
         raise ModelFileError(f"{source}: status {answer.status} but no model")
@@ -61,5 +60,5 @@ def run(args: argparse.Namespace) -> int:
         for problem in problems:
             sys.stderr.write(f"invalid: {problem}\n")
         return 1
-    print(f"valid solution of {instance}")
+    print(f"valid solution of {described}")
     return 0

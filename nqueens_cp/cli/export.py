@@ -7,9 +7,9 @@ import sys
 from typing import Any
 
 from ..errors import ModelFileError
-from ..instance import Instance
 from ..models.cnf import ENCODINGS
-from .common import add_board_arguments, check_placements
+from . import UsageError
+from .common import add_board_arguments, board_instance
 
 #: Kept here (not imported from the writers) so that ``--help`` imports nothing heavy.
 FORMAT_CHOICES = ("dimacs", "cpsat", "minizinc", "opb")
@@ -25,7 +25,10 @@ def add_parser(subparsers: Any) -> None:
         "See models/README.md.",
     )
     add_board_arguments(parser)
-    parser.add_argument("--format", required=True, choices=FORMAT_CHOICES, help="output format")
+    parser.add_argument("--format", choices=FORMAT_CHOICES, help="output format (required unless --completion)")
+    parser.add_argument("--completion", action="store_true",
+                        help="instead of a model, write the n-Queens Completion translation of an Excluded "
+                        "Diagonals --instance (CSPLib 079, the paper's construction) as an Essence' .param")
     parser.add_argument(
         "--encoding", choices=ENCODINGS, metavar="E",
         help=f"dimacs only: cardinality encoding (default seqcounter; one of {', '.join(ENCODINGS)})",
@@ -34,11 +37,35 @@ def add_parser(subparsers: Any) -> None:
     parser.set_defaults(run=run)
 
 
+def _completion_text(args: argparse.Namespace) -> str:
+    """The Essence' completion .param of the Excluded Diagonals instance in ``--instance``."""
+    from ..excluded_diagonals import to_completion
+    from ..instance_files import read_excluded_diagonals
+
+    if args.instance is None or args.n is not None:
+        raise UsageError("--completion translates an Excluded Diagonals --instance FILE (and takes no N)")
+    if args.format is not None or args.encoding is not None or args.fix or args.block:
+        raise UsageError("--completion writes the translated instance only: no --format, --encoding, --fix or --block")
+    read = read_excluded_diagonals(args.instance)
+    translation = to_completion(read.first(args.diagonals))
+    big = translation.instance
+    pairs = ", ".join(f"[{r}, {c}]" for r, c in big.fixed)
+    return (f"$ n-Queens Completion translation of {args.instance} "
+            f"({len(translation.source.diagonals)} diagonals), written by nqueens-cp\n"
+            f"$ the original square (r, c) is (r + {translation.row_offset}, c) here\n"
+            f"letting n = {big.n}\nletting init = [{pairs}]\n")
+
+
 def run(args: argparse.Namespace) -> int:
     from ..export.writers import export_model, write_text_atomic
 
-    instance = Instance(args.n, check_placements(args.n, args.fix))
-    text = export_model(instance, args.format, args.encoding)
+    if args.completion:
+        text = _completion_text(args)
+    else:
+        if args.format is None:
+            raise UsageError("export needs --format FMT (or --completion)")
+        instance, _ = board_instance(args)
+        text = export_model(instance, args.format, args.encoding)
     if args.output is None or args.output == "-":
         sys.stdout.write(text)
         sys.stdout.flush()

@@ -7,8 +7,7 @@ import sys
 from typing import Any
 
 from ..backends.registry import create_backend
-from ..instance import Instance
-from .common import add_backend_options, add_board_arguments, backend_options, check_placements, integer
+from .common import add_backend_options, add_board_arguments, backend_options, board_instance, integer
 from .output import emit_solution
 from .split_run import WORKERS_HELP, add_parallel_arguments, run_split, wants_split
 
@@ -36,7 +35,7 @@ def add_parser(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    instance = Instance(args.n, check_placements(args.n, args.fix))
+    instance, described = board_instance(args)
     options = backend_options(args)
     if args.count or args.all:
         # --workers counts worker processes here (see split_run.WORKERS_HELP), never backend workers.
@@ -65,6 +64,6 @@ def run(args: argparse.Namespace) -> int:
         found += 1
     out.flush()
     if found == 0:
-        sys.stderr.write(f"no solution for {instance}\n")
+        sys.stderr.write(f"no solution for {described}\n")
         return 1
     return 0

@@ -7,8 +7,9 @@ Accepted, in any mix (comment lines ``c ...`` and ``* ...`` are skipped):
 * a bare DIMACS model: lines of signed literals, optionally ending in ``0``;
 * literals written ``x12`` / ``-x12``, as pseudo-Boolean solvers such as minisat+ print them.
 
-Only the square variables ``1..n²`` matter (square ``(r, c)`` is ``r*n + c + 1`` in every export);
-auxiliary variables are ignored.
+Only the square variables matter (square ``(r, c)`` is ``r*n + c + 1`` in every export of a full
+model; a reduced model numbers the open squares 1, 2, ... and the pre-placed queens complete the
+board, :mod:`nqueens_cp.models.reduction`); auxiliary variables are ignored.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from dataclasses import dataclass
 
 from ..errors import ModelFileError
 from ..instance import Instance, Solution
+from ..models.reduction import reduce_instance, uses_reduction
 
 __all__ = ["Board", "SolverAnswer", "board_from_literals", "parse_solver_output"]
 
@@ -104,7 +106,11 @@ class Board:
 def board_from_literals(instance: Instance, literals: tuple[int, ...] | list[int]) -> Board:
     """The board the true square variables of ``literals`` place on ``instance``'s n x n board."""
     n = instance.n
-    queens = sorted(divmod(lit - 1, n) for lit in set(literals) if 0 < lit <= n * n)
+    if uses_reduction(instance):  # a reduced model: variable i is the i-th open square
+        squares = reduce_instance(instance).squares
+        queens = sorted([*instance.fixed, *(squares[lit - 1] for lit in set(literals) if 0 < lit <= len(squares))])
+    else:
+        queens = sorted(divmod(lit - 1, n) for lit in set(literals) if 0 < lit <= n * n)
     by_row: dict[int, list[int]] = {}
     for r, c in queens:
         by_row.setdefault(r, []).append(c)

@@ -20,7 +20,8 @@ from ..atomic import atomic_write
 from ..errors import BackendOptionError, BackendUnavailableError
 from ..instance import Instance
 from ..models.amo import AMO_ENCODERS
-from ..models.cnf import build_cnf, check_encoding
+from ..models.cnf import QueensCnf, build_cnf, check_encoding
+from ..models.reduction import uses_reduction
 from ..models.text import minizinc_text, opb_text, placed_text
 
 #: The encoding ``dimacs`` exports by default: the documented, readable seqcounter (the ``sat``
@@ -69,6 +70,8 @@ def dimacs_text(instance: Instance, encoding: str = DEFAULT_ENCODING) -> str:
     check_encoding(encoding)
     _require("pysat", "python-sat")
     built = build_cnf(instance, encoding)
+    if uses_reduction(instance):
+        return _reduced_dimacs_text(instance, encoding, built)
     n = instance.n
     squares = n * n
     total = built.cnf.nv
@@ -96,6 +99,36 @@ def dimacs_text(instance: Instance, encoding: str = DEFAULT_ENCODING) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _board_flags(instance: Instance) -> str:
+    return _fix_flags(instance) + "".join(f" --block {r}:{c}" for r, c in instance.blocked)
+
+
+def _reduced_dimacs_text(instance: Instance, encoding: str, built: QueensCnf) -> str:
+    """The header and clauses of a reduced CNF (variables 1..k are the open squares)."""
+    n, squares, total = instance.n, len(built.squares), built.cnf.nv
+    by_row: dict[int, list[str]] = {}
+    for i, (r, c) in enumerate(built.squares):
+        by_row.setdefault(r, []).append(f"{c}:{i + 1}")
+    flags = _board_flags(instance) if n <= 64 else " (the same board: --instance FILE, --fix, --block)"
+    lines = [
+        "c N-Queens as CNF over the open squares, written by nqueens-cp (`nqueens-cp export`)",
+        f"c n = {n}",
+        f"c encoding = {encoding} (pysat.card.CardEnc, bound 1)",
+        f"c pre-placed queens = {len(instance.fixed)}, blocked squares = {len(instance.blocked)}: propagated, "
+        "so only the open squares (free row, free column, not blocked, on no diagonal of a pre-placed queen) "
+        "have a variable (models/README.md, 'Models that shrink')",
+        f"c variables = {total} ({squares} open squares + {total - squares} auxiliary)",
+        f"c clauses = {len(built.cnf.clauses)}",
+        "c each free row and each free column: exactly one queen; each diagonal with >= 2 open squares: at most one",
+        f"c decode a model: nqueens-cp decode {n} MODEL_FILE{flags}",
+        "c square map, free row r: col:variable for each open square",
+        *(f"c row {r}: {' '.join(cells)}" for r, cells in by_row.items()),
+        f"p cnf {total} {len(built.cnf.clauses)}",
+    ]
+    lines.extend(" ".join(map(str, clause)) + " 0" for clause in built.cnf.clauses)
+    return "\n".join(lines) + "\n"
+
+
 def cpsat_text(instance: Instance) -> str:
     """The ``cpsat`` backend's model of ``instance`` as protobuf text (``CpModelProto``), ``#`` comments first."""
     _require("ortools", "ortools")
@@ -103,6 +136,18 @@ def cpsat_text(instance: Instance) -> str:
 
     built = build_cpsat_model(instance)
     n = instance.n
+    if uses_reduction(instance):
+        header = [
+            "# N-Queens as an OR-Tools CP-SAT model over the free rows (CpModelProto, protobuf text), "
+            "written by nqueens-cp",
+            f"# n = {n}; pre-placed queens = {len(instance.fixed)}, blocked squares = {len(instance.blocked)}: "
+            "propagated (models/README.md, 'Models that shrink')",
+            "# variable q<r> is the column of free row r, its domain the row's open columns;"
+            " all_diff over q[r], q[r] + r, q[r] - r",
+            "# load: model = cp_model.CpModel(); model.Proto().parse_text_format(open(FILE).read())",
+        ]
+        body = str(built.model.Proto())
+        return "\n".join(header) + "\n" + body + ("" if body.endswith("\n") else "\n")
     header = [
         "# N-Queens as an OR-Tools CP-SAT model (CpModelProto in protobuf text format), written by nqueens-cp",
         f"# n = {n}",

@@ -62,6 +62,9 @@ class RunRecord:
     invalid: int = 0
     duplicates: int = 0
     model_size: ModelSize | None = None
+    #: Where the instance came from when it is not the board size alone (an instance file and the
+    #: number of diagonals taken, ``diag-21-4-75.param D=18``); empty otherwise.
+    source: str = ""
 
     @property
     def memory_added_kb(self) -> int | None:
@@ -89,6 +92,8 @@ class Check:
     evidence: tuple[str, ...] = ()
     #: The pre-placed queens of the instance checked (empty for the plain n x n board).
     fixed: tuple[tuple[int, int], ...] = ()
+    #: The instance file checked (``RunRecord.source``), empty when the instance is not from a file.
+    source: str = ""
 
 
 @dataclass(frozen=True)
@@ -210,7 +215,7 @@ class ComparisonResults:
                     _num(run.wall_time), _num(run.cpu_time), _num(run.peak_rss_kb), _num(run.memory_added_kb),
                     _num(run.count), _num(run.expected), run.fingerprint or "", run.stored, int(run.truncated), run.invalid,
                     run.duplicates, size.variables if size else "", size.constraints if size else "",
-                    size.unit if size else "",
+                    size.unit if size else "", run.source,
                 ]
             )
         return out.getvalue()
@@ -220,7 +225,7 @@ class ComparisonResults:
 CSV_COLUMNS = (
     "schema_version", "task", "config", "backend", "n", "fixed", "repetition", "status", "reason",
     "wall_time_s", "cpu_time_s", "peak_rss_kb", "memory_added_kb", "count", "expected", "fingerprint", "stored",
-    "truncated", "invalid", "duplicates", "model_variables", "model_constraints", "model_unit",
+    "truncated", "invalid", "duplicates", "model_variables", "model_constraints", "model_unit", "source",
 )
 
 

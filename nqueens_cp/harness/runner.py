@@ -60,6 +60,8 @@ class RunResult:
     """A run's record plus what only the validation of its board size needs (kept in memory)."""
 
     record: RunRecord
+    #: The instance that ran (the record holds only its size, pre-placed queens and source).
+    instance: Instance | None = None
     solutions: tuple[Solution, ...] = ()
     invalid_examples: tuple[tuple[tuple[Any, ...], tuple[str, ...]], ...] = ()
     duplicate_examples: tuple[Solution, ...] = ()
@@ -108,7 +110,8 @@ class Runner:
         def record(status: str, reason: str = "", **fields: Any) -> RunRecord:
             return RunRecord(
                 config=config.label, n=instance.n, repetition=request.repetition, status=status,
-                reason=reason, fixed=instance.fixed, expected=expected, **fields,
+                reason=reason, fixed=instance.fixed, expected=expected, source=self.task.source(instance),
+                **fields,
             )
 
         job = WorkerJob(config.backend_class(), config.options, self.task, instance, self.store_limit)
@@ -120,17 +123,17 @@ class Runner:
                 process.start()  # a Ctrl-C now waits until the worker is known, so it can be killed
             sender.close()  # the parent's copy: the worker's end alone keeps the pipe open
             if not receiver.poll(self.timeout):
-                return RunResult(record("timeout", f"no answer within {self.timeout:g} s; worker killed"))
+                return RunResult(record("timeout", f"no answer within {self.timeout:g} s; worker killed"), instance)
             grace = EXIT_GRACE
             try:
                 kind, payload = receiver.recv()
             except (EOFError, OSError):
                 process.join(EXIT_GRACE)
-                return RunResult(record("error", _death_reason(process.exitcode)))
+                return RunResult(record("error", _death_reason(process.exitcode)), instance)
             if kind == "refused":
-                return RunResult(record("skipped", f"refused: {payload}"))
+                return RunResult(record("skipped", f"refused: {payload}"), instance)
             if kind != "ok":
-                return RunResult(record("error", str(payload)))
+                return RunResult(record("error", str(payload)), instance)
             report: WorkerReport = payload
             return RunResult(
                 record(
@@ -140,7 +143,8 @@ class Runner:
                     truncated=report.truncated, invalid=report.invalid, duplicates=report.duplicates,
                     model_size=report.model_size,
                 ),
-                report.solutions, report.invalid_examples, report.duplicate_examples, report.duplicates_beyond,
+                instance, report.solutions, report.invalid_examples, report.duplicate_examples,
+                report.duplicates_beyond,
             )
         finally:
             receiver.close()
@@ -173,20 +177,22 @@ def run_plan(
     *,
     on_start: Callable[[int, RunRequest], None] | None = None,
 ) -> Iterator[RunResult]:
-    """Run ``requests`` in order, yielding each result; skip a configuration after its first timeout
-    or refusal."""
+    """Run ``requests`` in order, yielding each result; after a configuration's first timeout or
+    refusal, skip its other repetitions of that instance and, when the task says so, every larger board."""
     # configuration label -> the instance it timed out on, or that its backend refused
     timed_out: dict[str, Instance] = {}
     for index, request in enumerate(requests):
         label, instance = request.config.label, request.instance
         failed = timed_out.get(label)
-        if failed is not None and (instance.n > failed.n or instance == failed):
+        larger = failed is not None and runner.task.skip_larger_after_timeout and instance.n > failed.n
+        if failed is not None and (larger or instance == failed):
             yield RunResult(
                 RunRecord(
                     config=label, n=instance.n, repetition=request.repetition, status="skipped",
-                    reason=f"timed out or refused at {failed}", fixed=instance.fixed,
-                    expected=runner.task.expected_count(request.instance),
-                )
+                    reason=f"timed out or refused at {runner.task.source(failed) or failed}", fixed=instance.fixed,
+                    expected=runner.task.expected_count(request.instance), source=runner.task.source(instance),
+                ),
+                instance,
             )
             continue
         if on_start is not None:

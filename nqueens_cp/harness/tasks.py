@@ -43,6 +43,9 @@ class Task(ABC):
     exhaustive: ClassVar[bool]
     #: Whether a count can be published for the task's instances (False: no ``count`` check at all).
     counts_known: ClassVar[bool] = True
+    #: Whether a configuration that timed out on a board is skipped on every larger board (sizes
+    #: that grow in difficulty); when False only its other repetitions of that instance are skipped.
+    skip_larger_after_timeout: ClassVar[bool] = True
 
     @property
     @abstractmethod
@@ -77,6 +80,14 @@ class Task(ABC):
     def parameters(self) -> tuple[tuple[str, Any], ...]:
         """The task's parameters, for saved results and the command line."""
         return ()
+
+    def source(self, instance: Instance) -> str:
+        """Where ``instance`` comes from, when not from its board size alone (empty by default)."""
+        return ""
+
+    def expected_satisfiable(self, instance: Instance) -> bool | None:
+        """Whether an outside oracle says ``instance`` has a solution; None when none is known."""
+        return None
 
     def info(self) -> TaskInfo:
         """The task described as data."""
@@ -201,8 +212,143 @@ class Completion(Task):
         return (("preplaced", self.preplaced), ("instances", self.instances_per_n), ("seed", self.seed))
 
 
+@dataclass(frozen=True)
+class FileInstance:
+    """One instance read from a file: where from (``source``), and the answers file's verdict."""
+
+    source: str
+    instance: Instance
+    satisfiable: bool | None = None
+
+
+@dataclass(frozen=True)
+class InstanceFiles(Task):
+    """One solution (or a proof of none) for each instance read from files.
+
+    The instances are Excluded Diagonals or n-Queens Completion ``.param`` files of CSPLib problem
+    079 (:mod:`nqueens_cp.instance_files`), read once by :func:`load_instance_files`. Each run asks
+    for one solution; every board is checked by the independent checker, a configuration that
+    answers "none" where another found a solution fails the ``answer`` check, and when an answers
+    file gives the instance's verdict (the paper's solver), each configuration's answer is compared
+    with it (the ``oracle`` check). Files differ in difficulty, not by size: a timeout skips only
+    the other repetitions of that instance.
+    """
+
+    name: ClassVar[str] = "files"
+    exhaustive: ClassVar[bool] = False
+    counts_known: ClassVar[bool] = False
+    skip_larger_after_timeout: ClassVar[bool] = False
+    pattern: str = ""
+    diagonals: int | None = None
+    answers: str | None = None
+    entries: tuple[FileInstance, ...] = ()
+
+    @property
+    def title(self) -> str:
+        which = "all diagonals" if self.diagonals is None else f"the first {self.diagonals} diagonals"
+        return f"one solution of each instance in {self.pattern} ({len(self.entries)} instances, {which})"
+
+    @property
+    def expected_label(self) -> str:
+        return f"answers file {self.answers}" if self.answers else "unknown (NP-complete)"
+
+    @property
+    def sizes(self) -> tuple[int, ...]:
+        """The board sizes of the instances."""
+        return tuple(sorted({entry.instance.n for entry in self.entries}))
+
+    def instances(self, n: int) -> tuple[Instance, ...]:
+        return tuple(entry.instance for entry in self.entries if entry.instance.n == n)
+
+    def solutions(self, backend: Backend, instance: Instance) -> Iterator[Solution]:
+        return backend.solutions(instance, limit=1)
+
+    def expected_count(self, instance: Instance) -> int | None:
+        return None
+
+    def _entry(self, instance: Instance) -> FileInstance | None:
+        return next((entry for entry in self.entries if entry.instance == instance), None)
+
+    def source(self, instance: Instance) -> str:
+        entry = self._entry(instance)
+        return entry.source if entry else ""
+
+    def expected_satisfiable(self, instance: Instance) -> bool | None:
+        entry = self._entry(instance)
+        return entry.satisfiable if entry else None
+
+    def parameters(self) -> tuple[tuple[str, Any], ...]:
+        return (("files", self.pattern), ("diagonals", "all" if self.diagonals is None else self.diagonals),
+                ("answers", self.answers or ""))
+
+
+def _answers_table(path: str) -> dict[tuple[int, int, int], bool]:
+    """An answers file in the columns of CSPLib 079's ``results-shiftqueens.tsv`` (``n``,
+    ``diagonals``, ``id``, ``satisfiable``; more columns are ignored), plain or gzipped."""
+    import csv
+    import gzip
+
+    opener: Any = gzip.open if path.endswith(".gz") else open
+    table: dict[tuple[int, int, int], bool] = {}
+    try:
+        with opener(path, "rt", encoding="utf-8") as handle:
+            reader = csv.DictReader(handle, delimiter="\t")
+            missing = {"n", "diagonals", "id", "satisfiable"} - set(reader.fieldnames or ())
+            if missing:
+                raise NQueensError(f"{path}:1: an answers file needs the columns n, diagonals, id, satisfiable "
+                                   f"(missing: {', '.join(sorted(missing))})")
+            for line, row in enumerate(reader, start=2):
+                try:
+                    key = (int(row["n"]), int(row["diagonals"]), int(row["id"]))
+                    verdict = {"1": True, "0": False}[row["satisfiable"].strip()]
+                except (KeyError, ValueError, TypeError, AttributeError):
+                    raise NQueensError(f"{path}:{line}: not a row of n, diagonals, id, satisfiable (1 or 0)") from None
+                table[key] = verdict
+    except OSError as error:
+        raise NQueensError(f"{path}: cannot read: {error.strerror or error}") from None
+    except (UnicodeDecodeError, EOFError, gzip.BadGzipFile):
+        raise NQueensError(f"{path}: not a text (or gzipped text) answers file") from None
+    return table
+
+
+def load_instance_files(pattern: str, diagonals: int | None = None, answers: str | None = None) -> InstanceFiles:
+    """The ``files`` task for every file matching the glob ``pattern`` (sorted by name).
+
+    ``diagonals`` takes the first D diagonals of each Excluded Diagonals file (None: all of them);
+    a file named like CSPLib's ``diag-N-4-ID.param`` is looked up in ``answers`` as (N, D, ID).
+    An instance equal to one already read is kept once. Errors (no file matches, a file or the
+    answers file unreadable) are ``NQueensError``s with the file and line.
+    """
+    import glob
+    import os
+    import re
+
+    from ..instance_files import load_instance_file
+
+    paths = sorted(path for path in glob.glob(pattern, recursive=True) if not os.path.isdir(path))
+    if not paths:
+        raise NQueensError(f"--files {pattern!r}: no file matches")
+    table = _answers_table(answers) if answers else {}
+    entries: list[FileInstance] = []
+    seen: set[Instance] = set()
+    for path in paths:
+        read = load_instance_file(path, diagonals)
+        if read.instance in seen:
+            continue
+        seen.add(read.instance)
+        if read.diagonals is None:
+            entries.append(FileInstance(path, read.instance))
+            continue
+        match = re.fullmatch(r"diag-(\d+)-\d+-(\d+)\.param", os.path.basename(path))
+        verdict = table.get((int(match.group(1)), read.diagonals, int(match.group(2)))) if match else None
+        entries.append(FileInstance(f"{path} D={read.diagonals}", read.instance, verdict))
+    return InstanceFiles(pattern=pattern, diagonals=diagonals, answers=answers, entries=tuple(entries))
+
+
 #: Every task by name. Register a new kind of run here.
-TASKS: Mapping[str, type[Task]] = {cls.name: cls for cls in (AllSolutions, FirstSolution, Completion)}
+TASKS: Mapping[str, type[Task]] = {
+    cls.name: cls for cls in (AllSolutions, FirstSolution, Completion, InstanceFiles)
+}
 
 
 def make_task(name: str, **parameters: Any) -> Task:

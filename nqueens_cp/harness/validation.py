@@ -6,7 +6,9 @@ For every run that answered:
 * ``duplicates`` - no solution came twice (exact among the stored solutions, and any later
   repeat of a stored one; beyond that a repeat still changes the count and the fingerprint);
 * ``count``      - the count equals the published one (OEIS A000170 for all solutions);
-* ``set``        - for exhaustive tasks, the solution set equals the reference set.
+* ``set``        - for exhaustive tasks, the solution set equals the reference set;
+* ``answer``     - for tasks that ask for one solution, "none" only when no configuration found one;
+* ``oracle``     - when the task knows the answer from outside (an answers file), the same answer.
 
 The reference set is every *valid* solution any configuration found: a valid board is a
 solution by definition, so a configuration lacking one is *missing* it, and anything a
@@ -51,12 +53,13 @@ def _merge(checks: list[Check]) -> list[Check]:
     """Identical verdicts of several repetitions kept once, with every repetition number."""
     merged: dict[tuple[object, ...], Check] = {}
     for check in checks:
-        key = (check.name, check.status, check.n, check.config, check.summary, check.evidence, check.fixed)
+        key = (check.name, check.status, check.n, check.config, check.summary, check.evidence, check.fixed,
+               check.source)
         if key in merged:
             previous = merged[key]
             merged[key] = Check(
                 previous.name, previous.status, previous.n, previous.config, previous.summary,
-                previous.repetitions + check.repetitions, previous.evidence, previous.fixed,
+                previous.repetitions + check.repetitions, previous.evidence, previous.fixed, previous.source,
             )
         else:
             merged[key] = check
@@ -65,14 +68,14 @@ def _merge(checks: list[Check]) -> list[Check]:
 
 def validate_instance(task: Task, instance: Instance, results: Sequence[RunResult]) -> list[Check]:
     """Every check for the runs of one instance (any number of configurations and repetitions)."""
-    n, fixed = instance.n, instance.fixed
+    n, fixed, source = instance.n, instance.fixed, task.source(instance)
     label = task.expected_label
     checks: list[Check] = []
 
     def add(name: str, status: str, config: str | None, summary: str, rep: int | None = None,
             evidence: Sequence[str] = ()) -> None:
         reps = () if rep is None else (rep,)
-        checks.append(Check(name, status, n, config, summary, reps, tuple(evidence), fixed))
+        checks.append(Check(name, status, n, config, summary, reps, tuple(evidence), fixed, source))
 
     answered = [r for r in results if r.record.status == "ok"]
     for result in results:
@@ -125,13 +128,13 @@ def validate_instance(task: Task, instance: Instance, results: Sequence[RunResul
 
 
 def _compare_sets(task: Task, instance: Instance, answered: Sequence[RunResult]) -> list[Check]:
-    n, fixed = instance.n, instance.fixed
+    n, fixed, source = instance.n, instance.fixed, task.source(instance)
     out: list[Check] = []
 
     def add(status: str, config: str | None, summary: str, rep: int | None = None,
             evidence: Sequence[str] = (), name: str = "set") -> None:
         reps = () if rep is None else (rep,)
-        out.append(Check(name, status, n, config, summary, reps, tuple(evidence), fixed))
+        out.append(Check(name, status, n, config, summary, reps, tuple(evidence), fixed, source))
 
     configs = {r.record.config for r in answered}
     if len(configs) < 2:
@@ -261,16 +264,20 @@ def choose_reference(answered: Sequence[RunResult], expected: int | None, label:
 
 
 def _compare_existence(task: Task, instance: Instance, answered: Sequence[RunResult]) -> list[Check]:
-    """For tasks that ask for one solution: a configuration saying "none" is wrong if another found one."""
+    """For tasks that ask for one solution: a configuration saying "none" is wrong if another found
+    one; and when the task knows the answer from an outside oracle, each answer is compared with it."""
     witnesses = [
         (r.record.config, sol) for r in answered for sol in r.solutions
         if not task.solution_problems(instance, sol)
     ]
+    oracle = task.expected_satisfiable(instance)
+    source = task.source(instance)
     out: list[Check] = []
     for result in answered:
         run = result.record
         evidence: tuple[str, ...] = ()
-        if any(not task.solution_problems(instance, sol) for sol in result.solutions):
+        found = any(not task.solution_problems(instance, sol) for sol in result.solutions)
+        if found:
             summary, status = "found a valid solution", PASS
         elif witnesses:
             config, sol = witnesses[0]
@@ -279,7 +286,12 @@ def _compare_existence(task: Task, instance: Instance, answered: Sequence[RunRes
         else:
             summary, status = "no valid solution, and no configuration found one", PASS
         out.append(Check("answer", status, instance.n, run.config, summary, (run.repetition,), evidence,
-                         instance.fixed))
+                         instance.fixed, source))
+        if oracle is not None:
+            said, told = ("a solution" if found else "none"), ("a solution" if oracle else "none")
+            out.append(Check("oracle", PASS if found == oracle else FAIL, instance.n, run.config,
+                             f"answered {said}; {task.expected_label} says {told}", (run.repetition,), (),
+                             instance.fixed, source))
     return out
 
 
@@ -287,7 +299,7 @@ def validate(task: Task, results: Sequence[RunResult]) -> list[Check]:
     """Every check for ``results`` (any board sizes), instance by instance."""
     by_instance: dict[Instance, list[RunResult]] = {}
     for result in results:
-        instance = Instance(result.record.n, result.record.fixed)
+        instance = result.instance if result.instance is not None else Instance(result.record.n, result.record.fixed)
         by_instance.setdefault(instance, []).append(result)
     checks: list[Check] = []
     for instance, group in by_instance.items():

@@ -28,6 +28,11 @@ the same two parts for PySAT's encodings).
 
 A pre-placed queen is a unit clause. With ``unique``, lex-leader clauses
 (:mod:`nqueens_cp.models.lex_leader`) keep one solution per symmetry class.
+
+An instance with blocked squares, or with pre-placed queens on at least half of its rows, gets the
+*reduced* CNF instead (:mod:`nqueens_cp.models.reduction`): one variable per open square only
+(numbered 1, 2, ... row by row: :attr:`QueensCnf.squares`), each free row and each free column
+exactly one queen, each diagonal with two or more open squares at most one.
 """
 
 from __future__ import annotations
@@ -41,6 +46,7 @@ from ..symmetry import require_symmetric
 from .amo import AMO_ENCODERS, atmost_one
 from .geometry import ModelSize, lines
 from .lex_leader import add_cnf_lex_leader
+from .reduction import reduce_instance, uses_reduction
 
 if TYPE_CHECKING:
     from pysat.formula import CNF, IDPool
@@ -68,23 +74,30 @@ class QueensCnf:
     encoding: str
     cnf: CNF
     pool: IDPool
+    #: The square of each queen variable, row by row: variable ``i + 1`` is ``squares[i]``. Every
+    #: square of the board (so ``queen(r, c) == r*n + c + 1``), or the open squares of a reduced CNF.
+    squares: tuple[tuple[int, int], ...] = ()
+    #: The pre-placed queens a reduced CNF leaves out (their rows hold no variable).
+    settled: tuple[tuple[int, int], ...] = ()
 
     def queen(self, row: int, col: int) -> int:
-        """The DIMACS variable of square (row, col)."""
+        """The DIMACS variable of square (row, col) (a ``KeyError`` for a square a reduced CNF left out)."""
         return int(self.pool.obj2id[("q", row, col)])
 
     @property
     def queen_variables(self) -> range:
-        """Variables 1..n*n are the squares, row by row: ``queen(r, c) == r*n + c + 1``."""
-        return range(1, self.n * self.n + 1)
+        """The variables of the squares: ``1 .. len(squares)``."""
+        return range(1, len(self.squares) + 1)
 
     def decode(self, model: Sequence[int]) -> Solution:
-        """The board a model (a list of signed literals) places: the true queen variables."""
-        n = self.n
-        cols = [-1] * n
+        """The board a model (a list of signed literals) places: the true queen variables, and the
+        pre-placed queens a reduced CNF left out."""
+        cols = [-1] * self.n
+        for row, col in self.settled:
+            cols[row] = col
         for lit in model:
-            if 0 < lit <= n * n:
-                row, col = divmod(lit - 1, n)
+            if 0 < lit <= len(self.squares):
+                row, col = self.squares[lit - 1]
                 cols[row] = col
         return tuple(cols)
 
@@ -101,9 +114,12 @@ def check_encoding(encoding: str) -> None:
 def build_cnf(instance: Instance, encoding: str = DEFAULT_ENCODING, unique: bool = False) -> QueensCnf:
     """The CNF of ``instance`` with cardinality ``encoding``; ``unique`` adds the lex-leader clauses."""
     check_encoding(encoding)
-    from pysat.card import CardEnc, EncType
     from pysat.formula import CNF, IDPool
 
+    if uses_reduction(instance):
+        if unique:
+            require_symmetric(instance)
+        return _build_reduced_cnf(instance, encoding)
     n = instance.n
     # -- variables: the squares first, so queen(r, c) == r*n + c + 1
     pool = IDPool()
@@ -114,16 +130,8 @@ def build_cnf(instance: Instance, encoding: str = DEFAULT_ENCODING, unique: bool
     cnf = CNF()
     for kind, squares in lines(n):
         lits = [pool.id(("q", r, c)) for r, c in squares]
-        if encoding in AMO_ENCODERS:
-            if kind == "row":
-                cnf.append(lits)
-            cnf.extend(atmost_one(encoding, lits, pool))
-            continue
-        enc = getattr(EncType, encoding)
-        if kind == "row":
-            cnf.extend(CardEnc.equals(lits=lits, bound=1, vpool=pool, encoding=enc).clauses)
-        elif len(lits) > 1:
-            cnf.extend(CardEnc.atmost(lits=lits, bound=1, vpool=pool, encoding=enc).clauses)
+        if kind == "row" or len(lits) > 1 or encoding in AMO_ENCODERS:
+            cnf.extend(_cardinality(encoding, lits, pool, exactly=kind == "row"))
     # -- the pre-placed queens
     for r, c in instance.fixed:
         cnf.append([pool.id(("q", r, c))])
@@ -131,4 +139,39 @@ def build_cnf(instance: Instance, encoding: str = DEFAULT_ENCODING, unique: bool
         require_symmetric(instance)
         add_cnf_lex_leader(cnf, pool, n)
     cnf.nv = max(cnf.nv, pool.top)
-    return QueensCnf(n, encoding, cnf, pool)
+    return QueensCnf(n, encoding, cnf, pool, tuple((r, c) for r in range(n) for c in range(n)))
+
+
+def _cardinality(encoding: str, lits: list[int], pool: IDPool, *, exactly: bool) -> list[list[int]]:
+    """The clauses of "exactly one" (or "at most one") of ``lits`` with ``encoding``: an
+    at-most-one encoder of :mod:`.amo` plus the at-least-one clause, or ``pysat.card.CardEnc``."""
+    if encoding in AMO_ENCODERS:
+        return [*([lits] if exactly else []), *atmost_one(encoding, lits, pool)]
+    from pysat.card import CardEnc, EncType
+
+    enc = getattr(EncType, encoding)
+    make = CardEnc.equals if exactly else CardEnc.atmost
+    return [list(clause) for clause in make(lits=lits, bound=1, vpool=pool, encoding=enc).clauses]
+
+
+def _build_reduced_cnf(instance: Instance, encoding: str) -> QueensCnf:
+    """The CNF over the open squares of ``instance``'s reduction (see the module docstring)."""
+    from pysat.formula import CNF, IDPool
+
+    reduction = reduce_instance(instance)
+    pool = IDPool()
+    for square in reduction.squares:
+        pool.id(("q", *square))
+    cnf = CNF()
+    impossible = not reduction.consistent
+    for kind, squares in reduction.lines():
+        lits = [pool.id(("q", r, c)) for r, c in squares]
+        if kind in ("row", "column") and not lits:
+            impossible = True  # a free line without an open square: no board
+            continue
+        cnf.extend(_cardinality(encoding, lits, pool, exactly=kind in ("row", "column")))
+    if impossible:
+        false = pool.id(("unsatisfiable",))
+        cnf.extend([[false], [-false]])
+    cnf.nv = max(cnf.nv, pool.top)
+    return QueensCnf(instance.n, encoding, cnf, pool, reduction.squares, instance.fixed)

@@ -12,7 +12,12 @@ Two models, one :class:`CpSatModel` type:
   solutions of boards of a thousand rows; local search can neither enumerate nor prove "none".
 
 With ``unique``, lex-leader constraints (:mod:`nqueens_cp.models.lex_leader`) keep one solution
-per symmetry class. A :class:`CpSatStrategy` is a set of solver parameters plus a branching that
+per symmetry class.
+
+An instance with blocked squares, or with pre-placed queens on at least half of its rows, gets
+both models over its reduction instead (:mod:`nqueens_cp.models.reduction`): variables for the
+free rows (domain: the row's open columns) or for the open squares only; the pre-placed rows are
+constants. A :class:`CpSatStrategy` is a set of solver parameters plus a branching that
 each model applies to its own decision variables (:meth:`CpSatModel.branch`).
 """
 
@@ -25,6 +30,7 @@ from ..instance import Instance
 from ..symmetry import require_symmetric
 from .geometry import ModelSize, lines
 from .lex_leader import add_cpsat_lex_leader
+from .reduction import reduce_instance, uses_reduction
 
 if TYPE_CHECKING:
     from ortools.sat.python import cp_model
@@ -111,6 +117,10 @@ def build_cpsat_model(instance: Instance, unique: bool = False) -> CpSatModel:
     """The three-AllDifferent model of ``instance``; ``unique`` adds the lex-leader constraints."""
     from ortools.sat.python import cp_model
 
+    if uses_reduction(instance):
+        if unique:
+            require_symmetric(instance)
+        return _reduced_rows_model(instance)
     n = instance.n
     model = cp_model.CpModel()
     # -- variables: the column of each row
@@ -136,6 +146,10 @@ def build_cpsat_boolean_model(instance: Instance, unique: bool = False) -> CpSat
     """
     from ortools.sat.python import cp_model
 
+    if uses_reduction(instance):
+        if unique:
+            require_symmetric(instance)
+        return _reduced_boolean_model(instance)
     n = instance.n
     model = cp_model.CpModel()
     # -- variables: one Boolean per square
@@ -160,3 +174,56 @@ def build_cpsat_boolean_model(instance: Instance, unique: bool = False) -> CpSat
         add_cpsat_lex_leader(model, queens)
         return CpSatModel(model, tuple(queens), squares, "squares")
     return CpSatModel(model, cast("tuple[cp_model.LinearExprT, ...]", tuple(columns)), squares, "squares")
+
+
+def _reduced_rows_model(instance: Instance) -> CpSatModel:
+    """The AllDifferent model over the free rows of ``instance``'s reduction: ``q[r]`` ranges over
+    row r's open columns, which already exclude the pre-placed queens' columns and diagonals."""
+    from ortools.sat.python import cp_model
+
+    reduction = reduce_instance(instance)
+    model = cp_model.CpModel()
+    open_columns: dict[int, list[int]] = {r: [] for r in reduction.rows}
+    for r, c in reduction.squares:
+        open_columns[r].append(c)
+    variables = {r: model.new_int_var_from_domain(cp_model.Domain.from_values(open_columns[r] or [0]), f"q{r}")
+                 for r in reduction.rows}
+    rows = reduction.rows
+    if any(not columns for columns in open_columns.values()):
+        model.add_bool_or([])  # a free row without an open square (its placeholder domain {0}): no board
+    model.add_all_different([variables[r] for r in rows])
+    model.add_all_different([variables[r] + r for r in rows])
+    model.add_all_different([variables[r] - r for r in rows])
+    if not reduction.consistent:
+        model.add_bool_or([])  # pre-placed queens attack each other: no board
+    settled = dict(instance.fixed)
+    queens = tuple(variables[r] if r in variables else settled[r] for r in range(instance.n))
+    return CpSatModel(model, cast("tuple[cp_model.LinearExprT, ...]", queens),
+                      tuple(variables[r] for r in rows), "rows")
+
+
+def _reduced_boolean_model(instance: Instance) -> CpSatModel:
+    """The Boolean model over the open squares of ``instance``'s reduction."""
+    from ortools.sat.python import cp_model
+
+    reduction = reduce_instance(instance)
+    model = cp_model.CpModel()
+    x = {square: model.new_bool_var(f"x{square[0]}_{square[1]}") for square in reduction.squares}
+    for kind, line_squares in reduction.lines():
+        line = [x[square] for square in line_squares]
+        if kind in ("row", "column"):
+            model.add_exactly_one(line)  # an empty line: no board
+        else:
+            model.add_at_most_one(line)
+    if not reduction.consistent:
+        model.add_bool_or([])
+    settled = dict(instance.fixed)
+    by_row: dict[int, list[tuple[int, int]]] = {r: [] for r in reduction.rows}
+    for square in reduction.squares:
+        by_row[square[0]].append(square)
+    columns = tuple(
+        cp_model.LinearExpr.weighted_sum([x[sq] for sq in by_row[r]], [c for _, c in by_row[r]])
+        if r in by_row else settled[r]
+        for r in range(instance.n)
+    )
+    return CpSatModel(model, cast("tuple[cp_model.LinearExprT, ...]", columns), tuple(x.values()), "squares")

@@ -11,6 +11,7 @@ from __future__ import annotations
 from ..instance import Instance
 from .geometry import lines as board_lines
 from .geometry import square_variable
+from .reduction import reduce_instance, uses_reduction
 
 
 def placed_text(instance: Instance) -> str:
@@ -20,8 +21,15 @@ def placed_text(instance: Instance) -> str:
     return " ".join(f"{r}:{c}" for r, c in instance.fixed)
 
 
+def blocked_text(instance: Instance) -> str:
+    """The blocked squares as ``row:col`` pairs, or ``none`` (for the files' header comments)."""
+    return " ".join(f"{r}:{c}" for r, c in instance.blocked) or "none"
+
+
 def minizinc_text(instance: Instance) -> str:
     """A self-contained MiniZinc model of ``instance``: the instance data first, then the model."""
+    if uses_reduction(instance):
+        return _reduced_minizinc_text(instance)
     n = instance.n
     k = len(instance.fixed)
     if k:
@@ -68,6 +76,8 @@ def opb_text(instance: Instance) -> str:
     Rows are ``= 1``; columns and diagonals of length >= 2 are "at most one", written in the
     competition's ``>=`` form as ``-x_a -x_b ... >= -1``; pre-placed queens are ``+1 x = 1``.
     """
+    if uses_reduction(instance):
+        return _reduced_opb_text(instance)
     n = instance.n
 
     def var(r: int, c: int) -> str:
@@ -98,3 +108,76 @@ def opb_text(instance: Instance) -> str:
     if placed:
         lines += ["* pre-placed queens", *placed]
     return "\n".join(lines) + "\n"
+
+
+def _reduced_minizinc_text(instance: Instance) -> str:
+    """The MiniZinc model over the free rows of ``instance``'s reduction (:mod:`.reduction`)."""
+    reduction = reduce_instance(instance)
+    n = instance.n
+    open_columns: dict[int, list[int]] = {r: [] for r in reduction.rows}
+    for r, c in reduction.squares:
+        open_columns[r].append(c)
+    m = len(reduction.rows)
+    index = {r: i + 1 for i, r in enumerate(reduction.rows)}
+    settled = dict(instance.fixed)
+    possible = reduction.consistent and all(open_columns.values())
+    board = ", ".join(f"q[{index[r]}]" if r in index else str(settled[r]) for r in range(n))
+    return "\n".join([
+        "% N-Queens as a MiniZinc model over the free rows, written by nqueens-cp (`nqueens-cp export`).",
+        "% Rows and columns are 0-based, as everywhere in nqueens-cp. The pre-placed queens are propagated:",
+        "% only rows without one keep a variable, whose domain is its open columns (not blocked, no column",
+        "% or diagonal of a pre-placed queen). models/README.md, 'Models that shrink'.",
+        f"% pre-placed queens (row:col) = {placed_text(instance)}",
+        f"% blocked squares (row:col) = {blocked_text(instance)}",
+        "% Run: minizinc --solver gecode FILE.mzn",
+        "",
+        'include "alldifferent.mzn";',
+        f"int: n = {n};",
+        f"int: m = {m};",
+        "% the free rows",
+        f"array[1..m] of int: row = [{', '.join(map(str, reduction.rows))}];",
+        "% q[i] is the column of the queen on row row[i], one of its open columns",
+        f"array[1..m] of var 0..{max(n - 1, 0)}: q;",
+        *(f"constraint q[{index[r]}] in {{{', '.join(map(str, open_columns[r]))}}};"
+          for r in reduction.rows if open_columns[r]),
+        "constraint alldifferent(q);",
+        "constraint alldifferent([q[i] + row[i] | i in 1..m]);",
+        "constraint alldifferent([q[i] - row[i] | i in 1..m]);",
+        *([] if possible else ["% pre-placed queens attack each other, or a free row has no open square",
+                               "constraint false;"]),
+        "",
+        "solve satisfy;",
+        "",
+        "% the whole board, pre-placed queens included",
+        f"output [show([{board}]), \"\\n\"];",
+        "",
+    ])
+
+
+def _reduced_opb_text(instance: Instance) -> str:
+    """The OPB model over the open squares of ``instance``'s reduction: variable ``x<i>`` is the
+    i-th open square, row by row (the header lists them)."""
+    reduction = reduce_instance(instance)
+    number = {square: i + 1 for i, square in enumerate(reduction.squares)}
+    constraints: list[str] = []
+    for kind, squares in reduction.lines():
+        terms = [f"x{number[sq]}" for sq in squares]
+        if kind in ("row", "column"):
+            constraints.append(" ".join(f"+1 {t}" for t in terms) + " = 1 ;" if terms else "0 >= 1 ;")
+        else:
+            constraints.append(" ".join(f"-1 {t}" for t in terms) + " >= -1 ;")
+    if not reduction.consistent:
+        constraints.append("0 >= 1 ;")
+    by_row: dict[int, list[str]] = {}
+    for (r, c), i in number.items():
+        by_row.setdefault(r, []).append(f"x{i}=({r},{c})")
+    return "\n".join([
+        f"* #variable= {len(number)} #constraint= {len(constraints)}",
+        "* N-Queens as pseudo-Boolean constraints (OPB) over the open squares, written by nqueens-cp",
+        f"* n = {instance.n}; pre-placed queens (row:col) = {placed_text(instance)}",
+        f"* blocked squares (row:col) = {blocked_text(instance)}",
+        "* the pre-placed queens are propagated: one variable per open square (free row, free column, not",
+        "* blocked, on no diagonal of a pre-placed queen); free rows and columns exactly one, diagonals at most one",
+        *(f"* row {r}: {' '.join(names)}" for r, names in by_row.items()),
+        *constraints,
+    ]) + "\n"

@@ -141,6 +141,9 @@ class SplitRun:
         self._backend.ensure_available()
         if unique and instance.fixed:
             raise NQueensError("unique (solutions up to symmetry) needs an instance with no pre-placed queens")
+        if instance.blocked:
+            raise NQueensError("split runs do not take blocked squares (their checkpoints record pre-placed queens "
+                               "only): run without --workers/--split-depth")
         if self.config.max_attempts < 1:
             raise NQueensError(f"max_attempts must be >= 1, got {self.config.max_attempts}")
         if self.config.executor_name() not in EXECUTOR_NAMES:

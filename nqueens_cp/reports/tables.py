@@ -168,14 +168,15 @@ def completion_table(results: ComparisonResults) -> Table:
     rows = []
     for n in sizes(results):
         runs = [r for r in results.runs if r.n == n]
-        boards = sorted({r.fixed for r in runs})
-        found = {b for b in boards if any(r.fixed == b and r.status == "ok" and r.count for r in runs)}
-        none = {b for b in boards if b not in found and any(r.fixed == b and r.status == "ok" for r in runs)}
+        boards = sorted({(r.fixed, r.source) for r in runs})
+        found = {b for b in boards if any((r.fixed, r.source) == b and r.status == "ok" and r.count for r in runs)}
+        none = {b for b in boards if b not in found and any((r.fixed, r.source) == b and r.status == "ok"
+                                                            for r in runs)}
         open_ = len(boards) - len(found) - len(none)
         row = [str(n), f"{len(boards)}: {len(found)} completable, {len(none)} none, {open_} open"]
         for config in configs:
             mine = [r for r in runs if r.config == config]
-            settled = [b for b in boards if (reps := [r for r in mine if r.fixed == b])
+            settled = [b for b in boards if (reps := [r for r in mine if (r.fixed, r.source) == b])
                        and all(r.status == "ok" for r in reps)]
             with_completion = sum(1 for b in settled if b in found)
             row.append(f"{len(settled)}/{len(boards)} ({with_completion} found, {len(settled) - with_completion} none)")
@@ -229,7 +230,9 @@ def resources_table(results: ComparisonResults) -> Table:
 
 def _where(check: Check) -> str:
     parts = [check.config or "all configurations", f"n={check.n}"]
-    if check.fixed:
+    if check.source:
+        parts.append(check.source)  # the file says which queens are pre-placed
+    elif check.fixed:
         parts.append("fixed=" + ",".join(f"{r}:{c}" for r, c in check.fixed))
     if check.repetitions:
         reps = ", ".join(map(str, check.repetitions))
@@ -317,7 +320,7 @@ def build_report(
     blocks += verdict(results)
     blocks += failures_section(results)
     blocks += not_run_section(results)
-    if results.task.name == "complete":
+    if results.task.name in ("complete", "files"):
         blocks += [Heading("Completion: boards settled"), completion_table(results)]
     blocks += [Heading("Runtime"), runtime_table(results)]
     speedup = speedup_table(results)

@@ -3,7 +3,8 @@
 Bit ``c`` of ``columns`` is set when column ``c`` holds a queen. ``left`` and ``right`` hold the
 squares of the current row attacked along the two diagonals; moving down one row shifts them by
 one bit. The free squares of a row are ``row_mask & ~(columns | left | right)``, where the row's
-mask holds the columns it may use at all (every column, or a pre-placed queen's); the lowest free
+mask holds the columns it may use at all (every column, or a pre-placed queen's, less blocked
+squares); the lowest free
 bit is taken with ``free & -free``. :mod:`nqueens_cp.searches.bitboard_kernel` compiles the same
 search with numba.
 """
@@ -16,11 +17,14 @@ from ..instance import Instance, Solution
 
 
 def row_masks(instance: Instance) -> list[int]:
-    """Per row, the columns a queen may take there: all of them, or the pre-placed one."""
+    """Per row, the columns a queen may take there: all of them, or the pre-placed one, less the
+    blocked squares."""
     full = (1 << instance.n) - 1
     masks = [full] * instance.n
     for row, col in instance.fixed:
         masks[row] = 1 << col
+    for row, col in instance.blocked:
+        masks[row] &= ~(1 << col)
     return masks
 
 

@@ -107,11 +107,21 @@ def _search(
         down_used: Any = np.zeros(2 * n - 1, bool)  # r - c + n - 1
         size: Any = np.full(n, n, np.int64)  # free squares per unassigned row
         is_free: Any = np.ones(n, bool)
+        blocked_grid: Any = None
+        if instance.blocked:
+            blocked_grid = np.zeros((n, n), bool)
+            blocked_grid[tuple(np.asarray(instance.blocked).T)] = True
     else:
         col_used = [False] * n
         up_used = [False] * (2 * n - 1)
         down_used = [False] * (2 * n - 1)
         size = [n] * n
+    # Blocked squares, as one bit mask of columns per row (never free, never counted as free).
+    blocked_mask = [0] * n
+    for r, c in instance.blocked:
+        blocked_mask[r] |= 1 << c
+    for r in range(n):
+        size[r] -= blocked_mask[r].bit_count()
     cols = [-1] * n
     free_rows: list[int] = list(range(n))  # unassigned rows (order irrelevant)
     where = list(range(n))  # where[r]: index of r in free_rows while r is unassigned
@@ -124,7 +134,7 @@ def _search(
     if vectorized:
         rank_array = np.asarray(rank[:n], np.int64)
     if first_row_max is not None:
-        size[0] = min(n, first_row_max + 1)
+        size[0] = sum(1 for c in range(min(n, first_row_max + 1)) if not blocked_mask[0] >> c & 1)
 
     restricted = first_row_max is not None
     row0_limit = n - 1 if first_row_max is None else first_row_max
@@ -134,7 +144,8 @@ def _search(
     masks = [0, 0, 0]
 
     def allowed(r: int, c: int) -> bool:
-        return not (col_used[c] or up_used[r + c] or down_used[r - c + last]) and (r != 0 or c <= row0_limit)
+        return (not (col_used[c] or up_used[r + c] or down_used[r - c + last] or blocked_mask[r] >> c & 1)
+                and (r != 0 or c <= row0_limit))
 
     def take(r: int) -> None:
         i, j = where[r], len(free_rows) - 1
@@ -163,14 +174,16 @@ def _search(
         """
         best, best_size = n, n + 1
         cu, uu, du, sz = col_used, up_used, down_used, size
+        bm = blocked_mask
         for r2 in free_rows:
             k = r2 - r if r2 > r else r - r2
-            lost = 0 if uu[r2 + c] or du[r2 - c + last] else 1
+            gone = bm[r2]
+            lost = 0 if uu[r2 + c] or du[r2 - c + last] or gone >> c & 1 else 1
             x = c + k
-            if x < n and not (cu[x] or uu[r2 + x] or du[r2 - x + last]):
+            if x < n and not (cu[x] or uu[r2 + x] or du[r2 - x + last] or gone >> x & 1):
                 lost += 1
             x = c - k
-            if x >= 0 and not (cu[x] or uu[r2 + x] or du[r2 - x + last]):
+            if x >= 0 and not (cu[x] or uu[r2 + x] or du[r2 - x + last] or gone >> x & 1):
                 lost += 1
             if restricted and r2 == 0:
                 lost = row0_loss(r, c)
@@ -187,10 +200,15 @@ def _search(
             return -1
         k = np.abs(rows - r)
         lost = ~(up_used[rows + c] | down_used[rows - c + last])
+        if blocked_grid is not None:
+            lost &= ~blocked_grid[rows, c]
         for x in (c + k, c - k):
             inside = (x >= 0) & (x < n)
             x = np.where(inside, x, 0)
-            lost = lost.astype(np.int64) + (inside & ~(col_used[x] | up_used[rows + x] | down_used[rows - x + last]))
+            open_ = ~(col_used[x] | up_used[rows + x] | down_used[rows - x + last])
+            if blocked_grid is not None:
+                open_ &= ~blocked_grid[rows, x]
+            lost = lost.astype(np.int64) + (inside & open_)
         if restricted and is_free[0]:
             lost[np.searchsorted(rows, 0)] = row0_loss(r, c)
         size[rows] += sign * lost
@@ -228,7 +246,7 @@ def _search(
     def candidates(r: int) -> Iterator[int]:
         """Row r's free columns, middle-out. Lazy: whenever the search asks for the next one, the
         board above this level is as it was when the level was opened, so the free set stays valid."""
-        free = full & ~(masks[0] | (masks[1] >> r) | (masks[2] >> (last - r)))
+        free = full & ~(masks[0] | (masks[1] >> r) | (masks[2] >> (last - r)) | blocked_mask[r])
         if r == 0:
             free &= (1 << (row0_limit + 1)) - 1
         return _middle_out_columns(free, last)

@@ -3,7 +3,7 @@
 Three boolean arrays record which columns and which diagonals are taken, so each conflict check
 is O(1): the squares of one "up" diagonal share ``row + col`` and those of one "down" diagonal
 share ``row - col`` (offset by n - 1 to index from 0). A pre-placed queen's row offers only its
-column. The search is iterative, one iterator of candidate columns per row on a stack, so it
+column; blocked squares are never offered. The search is iterative, one iterator of candidate columns per row on a stack, so it
 needs no recursion (and changes no interpreter setting) however large the board.
 """
 
@@ -29,11 +29,15 @@ def row_solutions(instance: Instance, *, first_row_max: int | None = None) -> It
     up_taken = [False] * (2 * n - 1)  # indexed by row + col
     down_taken = [False] * (2 * n - 1)  # indexed by row - col + n - 1
     placed = [0] * n
-    # The columns each row may try, built once: all of them, or the pre-placed one.
+    # The columns each row may try, built once: all of them, or the pre-placed one, less blocked squares.
     every_column = tuple(range(n))
-    candidates = [(pre_placed[row],) if row in pre_placed else every_column for row in range(n)]
+    blocked = set(instance.blocked)
+    candidates = [
+        tuple(c for c in ((pre_placed[row],) if row in pre_placed else every_column) if (row, c) not in blocked)
+        for row in range(n)
+    ]
     if first_row_max is not None and 0 not in pre_placed:
-        candidates[0] = every_column[: first_row_max + 1]  # symmetry: only the left half of row 0
+        candidates[0] = tuple(c for c in candidates[0] if c <= first_row_max)  # symmetry: the left half of row 0
 
     # stack[row] iterates over the columns row still has to try; rows above it hold their queens.
     stack = [iter(candidates[0])]
