@@ -26,6 +26,7 @@ from typing import Any, ClassVar, Iterator
 
 from ..errors import BackendOptionError, SolverError
 from ..instance import Instance, Solution
+from ..models.reduction import reduce_instance, uses_reduction
 from ..models.text import minizinc_text
 from .base import Backend, ModelSize, OptionSpec
 
@@ -85,6 +86,7 @@ class MiniZincBackend(Backend):
     """Three ``alldifferent`` in MiniZinc, solved by a CP solver (Gecode by default), solutions streamed."""
 
     name: ClassVar[str] = "minizinc"
+    supports_blocked = True
     summary: ClassVar[str] = "MiniZinc model (three alldifferent), solved by a classic CP solver such as Gecode"
     requires: ClassVar[tuple[str, ...]] = ("minizinc",)
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
@@ -115,13 +117,19 @@ class MiniZincBackend(Backend):
         return installed_solvers() or None if spec.name == "solver" else spec.choices
 
     def _model_size(self, instance: Instance, unique: bool) -> ModelSize:
-        """The MiniZinc model: n variables; three ``alldifferent`` plus one equality per pre-placed queen."""
+        """The MiniZinc model: n variables, three ``alldifferent`` plus one equality per pre-placed
+        queen; over the free rows only (one domain constraint each) when the model shrinks."""
+        if uses_reduction(instance):
+            rows = reduce_instance(instance).rows
+            return ModelSize(len(rows), 3 + len(rows), "constraints")
         return ModelSize(instance.n, 3 + len(instance.fixed), "constraints")
 
     def _solutions(self, instance: Instance, limit: int | None) -> Iterator[Solution]:
         import minizinc
 
         self.ensure_available()
+        # The model over the free rows when it shrinks (models/reduction.py): q then holds their columns.
+        reduction = reduce_instance(instance) if uses_reduction(instance) else None
         model = minizinc.Model()
         model.add_string(minizinc_text(instance))
         solver = minizinc.Solver.lookup(self.options["solver"])
@@ -141,6 +149,10 @@ class MiniZincBackend(Backend):
                     except minizinc.error.MiniZincError as error:
                         raise SolverError(f"minizinc ({self.options['solver']}): {error}") from None
                     if result.solution is not None:
-                        yield tuple(int(column) for column in result.solution.q)
+                        columns = [int(column) for column in result.solution.q]
+                        if reduction is None:
+                            yield tuple(columns)
+                        else:
+                            yield reduction.board(dict(zip(reduction.rows, columns, strict=True)))
             finally:
                 _close(loop, stream)
