@@ -34,8 +34,20 @@ class CheckpointError(NQueensError):
     """A checkpoint file cannot be used: made for another run, unreadable, or not a checkpoint."""
 
 
+class CheckpointLockedError(CheckpointError):
+    """Another run holds the checkpoint file (one run per file at a time)."""
+
+
 class SubProblemError(NQueensError, RuntimeError):
     """A sub-problem of a split run kept failing after its retries; the run has no complete result."""
+
+
+class WrongCountError(SubProblemError):
+    """A split run's result is wrong: its total differs from the published count, or two backends
+    counting the same sub-problem (``verify``) disagree. The message names the sub-problems.
+
+    A subclass of :class:`SubProblemError` because it means the same to a caller: no result.
+    """
 
 
 class ModelFileError(NQueensError, ValueError):

@@ -16,6 +16,13 @@ A sub-problem whose attempt fails (the backend raises, or its worker process die
 and tried again, up to ``max_attempts`` attempts in all; then the run stops with
 :class:`~nqueens_cp.errors.SubProblemError`. Results committed to a checkpoint stay there, so the
 same command run again retries only what is missing.
+
+Counts that cannot be silently wrong: a checkpoint row that fails its checksum is computed again
+(and said so through ``notify``); a finished total of an instance without pre-placed queens is
+checked against OEIS (A000170, or A002562 with ``unique``) where known, and a mismatch raises
+:class:`~nqueens_cp.errors.WrongCountError` naming the sub-problems whose counts a second backend
+does not confirm; with ``verify`` every sub-problem is counted by two different backends (or
+kernels) as it runs, and any difference raises the same error.
 """
 
 from __future__ import annotations
@@ -26,9 +33,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, TextIO
 
-from ..backends.registry import create_backend
-from ..errors import CheckpointError, NQueensError, SubProblemError
+from ..backends.base import Backend
+from ..backends.registry import create_backend, parse_config
+from ..errors import CheckpointError, NQueensError, SubProblemError, WrongCountError
 from ..instance import Instance, Solution
+from ..oeis import A000170, A002562
 from .checkpoint import CheckpointStore, MemoryStore, ResultStore, read_header
 from .executors import EXECUTOR_NAMES, TaskExecutor, make_executor
 from .progress import ProgressBar
@@ -49,7 +58,9 @@ class ParallelConfig:
     fixed per sub-problem; None takes the checkpoint's depth when resuming, else the smallest depth
     giving at least 16 sub-problems per worker. ``checkpoint``: SQLite file to commit results to
     and resume from. ``max_attempts``: tries per sub-problem before the run fails. ``symmetry``:
-    use the first-row mirror where exact.
+    use the first-row mirror where exact. ``verify``: count every sub-problem a second time with
+    ``verify_with`` (a configuration such as ``"bitboard:kernel=python"``; None picks another
+    backend or kernel, see :func:`cross_check_config`) and fail on any difference.
     """
 
     workers: int = 1
@@ -59,6 +70,8 @@ class ParallelConfig:
     checkpoint: str | Path | None = None
     max_attempts: int = 3
     symmetry: bool = True
+    verify: bool = False
+    verify_with: str | None = None
 
     def executor_name(self) -> str:
         """The executor this configuration runs on."""
@@ -67,6 +80,22 @@ class ParallelConfig:
         if self.scheduler is not None:
             return "dask"
         return "processes" if self.workers > 1 else "inline"
+
+
+def cross_check_config(backend: Backend) -> str:
+    """The configuration that checks ``backend``'s counts: another kernel or another backend.
+
+    The compiled bitboard is checked by the pure-Python bitboard search and vice versa; every
+    other backend by the compiled bitboard (fast, and a different method from all of them).
+    """
+    if backend.name == "bitboard":
+        return "bitboard" if backend.options.get("kernel") == "python" else "bitboard:kernel=python"
+    return "bitboard"
+
+
+def configuration_label(backend: Backend) -> str:
+    """``name:key=value...`` with every option given to the backend (its defaults included)."""
+    return ":".join([backend.name, *(f"{key}={value}" for key, value in sorted(backend.options.items()))])
 
 
 @dataclass(frozen=True)
@@ -139,6 +168,7 @@ class SplitRun:
             )
         if self.config.split_depth is not None and self.config.split_depth < 0:
             raise NQueensError(f"split depth must be >= 0, got {self.config.split_depth}")
+        self._checker = self._cross_checker()
         self.plan: SplitPlan | None = None
         self.resumed = 0
 
@@ -158,7 +188,32 @@ class SplitRun:
             "symmetric": plan.symmetric,
             "task": self.task_name,
             "subproblems": len(plan),
+            **({"verify": configuration_label(self._checker)} if self.config.verify else {}),
         }
+
+    def _cross_checker(self) -> Backend:
+        """The backend that counts sub-problems a second time (``verify``, or a count off OEIS)."""
+        text = self.config.verify_with or cross_check_config(self._backend)
+        name, options = parse_config(text)
+        checker = create_backend(name, **options)
+        if self.config.verify and configuration_label(checker) == configuration_label(self._backend):
+            raise NQueensError(
+                f"verify: {text} is the backend being checked; give another backend or kernel"
+            )
+        return checker
+
+    def _is_check(self, task: SubTask) -> bool:
+        """Whether ``task`` is a ``verify`` count (rather than the run's own task)."""
+        return (task.backend, task.options) == (type(self._checker), tuple(sorted(self._checker.options.items())))
+
+    def _check_task(self, sub: SubProblem) -> SubTask:
+        return SubTask(
+            index=sub.index,
+            instance=sub.instance,
+            backend=type(self._checker),
+            options=tuple(sorted(self._checker.options.items())),
+            unique=self.unique,
+        )
 
     def _depth_from_checkpoint(self) -> int | None:
         if self.config.checkpoint is None:
@@ -178,18 +233,23 @@ class SplitRun:
 
     def _tasks(self, plan: SplitPlan, done: set[int]) -> deque[SubTask]:
         options = tuple(sorted(self._backend.options.items()))
-        return deque(
-            SubTask(
-                index=sub.index,
-                instance=sub.instance,
-                backend=type(self._backend),
-                options=options,
-                enumerate=self.enumerate,
-                unique=self.unique,
+        tasks: deque[SubTask] = deque()
+        for sub in plan.subproblems:
+            if sub.index in done:
+                continue
+            tasks.append(
+                SubTask(
+                    index=sub.index,
+                    instance=sub.instance,
+                    backend=type(self._backend),
+                    options=options,
+                    enumerate=self.enumerate,
+                    unique=self.unique,
+                )
             )
-            for sub in plan.subproblems
-            if sub.index not in done
-        )
+            if self.config.verify:
+                tasks.append(self._check_task(sub))
+        return tasks
 
     def _solved(self, sub: SubProblem, result: SubResult, from_checkpoint: bool) -> SolvedSubProblem:
         if result.index != sub.index:
@@ -216,6 +276,7 @@ class SplitRun:
             self.plan = plan
             store = self._open_store(plan)
             by_index = {sub.index: sub for sub in plan.subproblems}
+            self._report_rejected(store, by_index)
             done = store.done()
             self.resumed = len(done)
             if self.enumerate:
@@ -232,11 +293,13 @@ class SplitRun:
                 executor = self._make_executor()
             if self.progress is not None:
                 bar = ProgressBar(self.progress, len(plan), len(done))
-            attempts: dict[int, int] = {}
+            attempts: dict[tuple[int, bool], int] = {}
+            unconfirmed: dict[int, SubResult] = {}  # verify: the first of the two counts to arrive
             for outcome in executor.outcomes(queue):
                 sub = by_index[outcome.task.index]
                 if outcome.result is None:
-                    tries = attempts[sub.index] = attempts.get(sub.index, 0) + 1
+                    key = (sub.index, self.config.verify and self._is_check(outcome.task))
+                    tries = attempts[key] = attempts.get(key, 0) + 1
                     if tries >= self.config.max_attempts:
                         kept = (
                             f"; the {len(store.done())} finished sub-problems are kept in "
@@ -259,8 +322,14 @@ class SplitRun:
                             bar.draw()
                     queue.append(outcome.task)
                     continue
-                solved = self._solved(sub, outcome.result, False)
-                store.record(sub, outcome.result)
+                result = outcome.result
+                if self.config.verify:
+                    confirmed = self._confirm(sub, outcome.task, result, unconfirmed)
+                    if confirmed is None:
+                        continue
+                    result = confirmed
+                solved = self._solved(sub, result, False)
+                store.record(sub, result)
                 if bar is not None:
                     bar.advance()
                 yield solved
@@ -271,6 +340,90 @@ class SplitRun:
                 executor.close()
             if store is not None:
                 store.close()
+
+    def _report_rejected(self, store: ResultStore, by_index: Mapping[int, SubProblem]) -> None:
+        """Say which checkpoint rows failed their checksum (they are computed again)."""
+        for index, prefix in getattr(store, "rejected", ()):
+            sub = by_index.get(index)
+            label = sub.label() if sub is not None else f"#{index} (prefix {prefix})"
+            if self.notify is not None:
+                self.notify(
+                    f"checkpoint {self.config.checkpoint}: the row of sub-problem {label} fails its "
+                    "checksum; not trusted, computing it again"
+                )
+
+    def _confirm(
+        self, sub: SubProblem, task: SubTask, result: SubResult, unconfirmed: dict[int, SubResult]
+    ) -> SubResult | None:
+        """``verify``: the run's result once both counts of ``sub`` are in and agree, else None.
+
+        Raises :class:`WrongCountError` when the two counts differ.
+        """
+        other = unconfirmed.pop(sub.index, None)
+        if other is None:
+            unconfirmed[sub.index] = result
+            return None
+        checked, own = (result, other) if self._is_check(task) else (other, result)
+        if checked.count != own.count:
+            raise WrongCountError(
+                f"verify: sub-problem {sub.label()} of {self.instance}: {configuration_label(self._backend)} "
+                f"counted {own.count}, {configuration_label(self._checker)} counted {checked.count}; "
+                "no result reported"
+            )
+        return own
+
+    def _expected_total(self) -> tuple[int, str] | None:
+        """The published count of this run's instance and its name, or None (pre-placed queens, n > 27)."""
+        if self.instance.fixed:
+            return None
+        table, name = (A002562, "A002562") if self.unique else (A000170, "A000170")
+        expected = table.get(self.instance.n)
+        return None if expected is None else (expected, name)
+
+    def _check_total(self, total: int, counts: list[tuple[int, int]]) -> None:
+        """Raise :class:`WrongCountError` when ``total`` differs from OEIS, naming the sub-problems."""
+        known = self._expected_total()
+        if known is None or total == known[0]:
+            return
+        expected, name = known
+        plan = self._finished_plan()
+        what = f"total {total} of {self.instance} differs from OEIS {name}({self.instance.n}) = {expected}"
+        if self.config.verify:
+            raise WrongCountError(
+                f"{what}, although {configuration_label(self._checker)} confirmed every sub-problem; "
+                "no result reported"
+            )
+        if self.notify is not None:
+            self.notify(f"{what}: counting every sub-problem again with {configuration_label(self._checker)}")
+        rechecked = self._recount(plan)
+        by_index = {sub.index: sub for sub in plan.subproblems}
+        wrong = [
+            f"{by_index[index].label()} counted {count}, {configuration_label(self._checker)} counts "
+            f"{rechecked[index]}"
+            for index, count in counts
+            if index in rechecked and rechecked[index] != count
+        ]
+        if not wrong:
+            unchecked = len(plan) - len(rechecked)
+            detail = (
+                f"{unchecked} sub-problem(s) could not be counted again"
+                if unchecked
+                else f"{configuration_label(self._checker)} agrees on every sub-problem"
+            )
+            raise WrongCountError(f"{what}; {detail}; no result reported")
+        shown = "; ".join(wrong[:10]) + (f"; ... {len(wrong)} in all" if len(wrong) > 10 else "")
+        source = f" (checkpoint {self.config.checkpoint})" if self.config.checkpoint is not None else ""
+        raise WrongCountError(f"{what}; wrong sub-problem(s){source}: {shown}; no result reported")
+
+    def _recount(self, plan: SplitPlan) -> dict[int, int]:
+        """Every sub-problem's count by the cross-checking backend (failed ones left out)."""
+        queue = deque(self._check_task(sub) for sub in plan.subproblems)
+        executor = self._make_executor()
+        try:
+            return {o.task.index: o.result.count for o in executor.outcomes(queue) if o.result is not None}
+        finally:
+            if executor is not self._shared_executor:
+                executor.close()
 
     def _make_executor(self) -> TaskExecutor:
         if self._shared_executor is not None:
@@ -294,6 +447,7 @@ class SplitRun:
         started = time.perf_counter()
         counts = [(solved.subproblem.index, solved.result.count) for solved in self.subproblem_results()]
         total = self._finished_plan().total_count(counts, weighted=not self.unique)
+        self._check_total(total, counts)
         return SplitCount(
             count=total,
             depth=self._finished_plan().depth,
@@ -315,7 +469,7 @@ class SplitRun:
         for solved in self.subproblem_results():
             seen.append((solved.subproblem.index, solved.result.count))
             yield from solved.solutions
-        self._finished_plan().total_count(seen, weighted=False)
+        self._check_total(self._finished_plan().total_count(seen, weighted=not self.unique), seen)
 
     def fingerprint(self) -> Fingerprint:
         """The fingerprint of every solution (needs ``enumerate=True``), merged sub-problem by sub-problem.
@@ -332,5 +486,5 @@ class SplitRun:
         for solved in self.subproblem_results():
             seen.append((solved.subproblem.index, solved.result.count))
             total = total + fingerprint_of(solved.solutions)
-        self._finished_plan().total_count(seen, weighted=False)
+        self._check_total(self._finished_plan().total_count(seen, weighted=not self.unique), seen)
         return total

@@ -1,0 +1,84 @@
+"""Backends that misbehave on purpose, for the reliability tests (imported by worker processes too).
+
+They are registered by the tests that use them, never by the package.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import time
+from typing import Iterator
+
+from nqueens_cp.backends.base import OptionSpec
+from nqueens_cp.backends.bitboard import BitboardBackend
+from nqueens_cp.instance import Instance, Solution
+
+
+def _targeted(instance: Instance, column: int) -> bool:
+    return column < 0 or instance.placements.get(0) == column
+
+
+class MiscountingBackend(BitboardBackend):
+    """The bitboard backend, counting one solution too many where row 0's queen is in ``column``."""
+
+    name = "miscounting"
+    summary = "bitboard, one too many on some sub-problems (tests only)"
+    option_specs = (
+        *BitboardBackend.option_specs,
+        OptionSpec("column", int, 0, "row-0 column of the sub-problems counted wrong (-1: all)"),
+    )
+
+    def count(self, instance: Instance, *, limit: int | None = None, unique: bool = False) -> int:
+        right = super().count(instance, limit=limit, unique=unique)
+        return right + 1 if _targeted(instance, self.options["column"]) else right
+
+
+class SegfaultingBackend(BitboardBackend):
+    """The bitboard backend, dying of SIGSEGV (a read of address 0) where row 0's queen is in ``column``."""
+
+    name = "segfaulting"
+    summary = "bitboard that crashes the process on some sub-problems (tests only)"
+    option_specs = (
+        *BitboardBackend.option_specs,
+        OptionSpec("column", int, 0, "row-0 column of the sub-problems that crash (-1: all)"),
+    )
+
+    def _crash(self, instance: Instance) -> None:
+        if _targeted(instance, self.options["column"]):
+            ctypes.string_at(0)  # a real segmentation fault, as a native solver would have
+
+    def _solutions(self, instance: Instance, limit: int | None) -> Iterator[Solution]:
+        self._crash(instance)
+        return super()._solutions(instance, limit)
+
+    def count(self, instance: Instance, *, limit: int | None = None, unique: bool = False) -> int:
+        self._crash(instance)
+        return super().count(instance, limit=limit, unique=unique)
+
+
+class MemoryHogBackend(BitboardBackend):
+    """The bitboard backend, first holding ``megabytes`` MB of touched memory, ``step`` MB at a time."""
+
+    name = "memoryhog"
+    summary = "bitboard after eating memory (tests only)"
+    option_specs = (
+        *BitboardBackend.option_specs,
+        OptionSpec("megabytes", int, 1024, "memory to hold before searching", minimum=0),
+        OptionSpec("step", int, 16, "megabytes added at a time", minimum=1),
+        OptionSpec("min_n", int, 6, "hog only on boards at least this large", minimum=0),
+    )
+
+    def _hog(self, instance: Instance) -> list[bytearray]:
+        held: list[bytearray] = []
+        if instance.n < self.options["min_n"]:
+            return held
+        step = self.options["step"]
+        for _ in range(self.options["megabytes"] // step):
+            held.append(bytearray(b"\x01" * (step << 20)))  # written, so resident
+            time.sleep(0.005)
+        return held
+
+    def _solutions(self, instance: Instance, limit: int | None) -> Iterator[Solution]:
+        held = self._hog(instance)
+        yield from super()._solutions(instance, limit)
+        del held
