@@ -8,6 +8,7 @@ runs), 130 when interrupted (the results so far are written, marked incomplete).
 from __future__ import annotations
 
 import argparse
+import math
 import shlex
 import sys
 from typing import Any, Sequence
@@ -47,15 +48,20 @@ def positive_int(text: str) -> int:
     return value
 
 
-def positive_float(text: str) -> float:
-    """argparse type: a number of seconds > 0."""
+def positive_float(text: str, unit: str = "seconds") -> float:
+    """argparse type: a finite number of ``unit`` > 0."""
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds > 0, got {text!r}")
+        raise argparse.ArgumentTypeError(f"expected a number of {unit}, got {text!r}") from None
+    if not (value > 0 and math.isfinite(value)):
+        raise argparse.ArgumentTypeError(f"expected a finite number of {unit} > 0, got {text!r}")
     return value
+
+
+def megabytes(text: str) -> float:
+    """argparse type: a number of megabytes > 0."""
+    return positive_float(text, "megabytes")
 
 
 def compress_sizes(ns: Sequence[int]) -> str:
@@ -97,6 +103,9 @@ def add_parser(subparsers: Any) -> None:
                         help=f"repetitions of each run (default {DEFAULT_REPEAT})")
     parser.add_argument("--timeout", type=positive_float, default=DEFAULT_TIMEOUT, metavar="S",
                         help=f"seconds each run may take before it is killed (default {DEFAULT_TIMEOUT:g})")
+    parser.add_argument("--memory-limit", type=megabytes, default=None, metavar="MB",
+                        help="resident memory each worker may use; one that grows past it is killed and "
+                        "recorded as oom (out of memory), like a timeout (default: half of this machine's memory)")
     parser.add_argument("--out", default=DEFAULT_OUT, metavar="DIR",
                         help=f"directory for the report and data (default {DEFAULT_OUT})")
     parser.add_argument("--format", choices=FORMATS, default="github", help="report format (default github)")
@@ -150,11 +159,12 @@ def run(args: argparse.Namespace) -> int:
         split_list,
     )
     from ..harness.results import ComparisonResults
-    from ..harness.runner import RunRequest
+    from ..harness.runner import RunRequest, default_memory_limit_mb
     from ..harness.tasks import make_task
     from ..reports.files import OutputFiles
     from .progress import ProgressBar
 
+    memory_limit = args.memory_limit if args.memory_limit is not None else default_memory_limit_mb()
     if args.unique and args.task != "all":
         from . import UsageError
 
@@ -177,7 +187,8 @@ def run(args: argparse.Namespace) -> int:
 
     command = shlex.join([
         "nqueens-cp", "compare", "--n", compress_sizes(args.n), "--backends", ",".join(labels),
-        "--repeat", str(args.repeat), "--timeout", f"{args.timeout:g}", "--store-limit", str(args.store_limit),
+        "--repeat", str(args.repeat), "--timeout", f"{args.timeout:g}",
+        "--memory-limit", f"{memory_limit:g}", "--store-limit", str(args.store_limit),
         "--baseline", baseline, "--format", args.format, "--out", args.out, "--force",
         *(["--task", args.task] if args.task != "all" else []), *(["--unique"] if args.unique else []),
         *(["--preplaced", str(args.preplaced), "--instances", str(args.instances), "--seed", str(args.seed)]
@@ -186,6 +197,7 @@ def run(args: argparse.Namespace) -> int:
     request = ComparisonRequest(
         task=task, configurations=configurations, ns=args.n, repeat=args.repeat,
         timeout=args.timeout, store_limit=args.store_limit, baseline=baseline, command=command,
+        memory_limit_mb=memory_limit,
     )
     bar = ProgressBar(sys.stderr)
 
