@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import math
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from itertools import islice
@@ -12,6 +13,9 @@ from typing import Any, Callable, ClassVar, Iterator, Mapping
 from ..errors import BackendOptionError, BackendUnavailableError, NQueensError
 from ..instance import Instance, Solution
 from ..symmetry import is_canonical
+
+#: The largest value an integer option takes: solver libraries hold them in C ``int``.
+MAX_INT_OPTION = 2**31 - 1
 
 
 @dataclass(frozen=True)
@@ -50,8 +54,12 @@ class OptionSpec:
         if self.choices is not None and converted not in self.choices:
             allowed = ", ".join(map(str, self.choices))
             raise BackendOptionError(f"option {self.name}: unknown value {value!r} (choose from {allowed})")
+        if self.type is float and math.isnan(converted):
+            raise BackendOptionError(f"option {self.name}: must be a number, got {value!r}")
         if self.minimum is not None and converted < self.minimum:
             raise BackendOptionError(f"option {self.name}: must be >= {self.minimum:g}, got {value!r}")
+        if self.type is int and not -MAX_INT_OPTION <= converted <= MAX_INT_OPTION:
+            raise BackendOptionError(f"option {self.name}: must be within +-{MAX_INT_OPTION}, got {value!r}")
         return converted
 
 

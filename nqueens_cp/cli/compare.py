@@ -13,12 +13,17 @@ import shlex
 import sys
 from typing import Any, Sequence
 
+from ..instance import MAX_N
+
 #: The default comparison (every backend, the sat encodings side by side): about a minute on 2 cores.
 DEFAULT_NS = "4-11"
 DEFAULT_REPEAT = 3
 DEFAULT_TIMEOUT = 60.0
 DEFAULT_STORE_LIMIT = 100_000
 DEFAULT_OUT = "nqueens-report"
+#: Bounds that keep a mistyped number from planning more runs than any machine could make.
+MAX_REPEAT = 1000
+MAX_INSTANCES = 10_000
 
 
 def board_sizes(text: str) -> tuple[int, ...]:
@@ -33,19 +38,33 @@ def board_sizes(text: str) -> tuple[int, ...]:
             raise argparse.ArgumentTypeError(f"--n takes sizes like 4-12 or 4,6,8, got {text!r}") from None
         if first < 0 or last < first:
             raise argparse.ArgumentTypeError(f"--n: {part.strip()!r} is not a range of sizes >= 0")
+        if last > MAX_N:
+            raise argparse.ArgumentTypeError(f"--n: sizes must be <= {MAX_N}, got {last}")
         sizes.update(range(first, last + 1))
     return tuple(sorted(sizes))
 
 
-def positive_int(text: str) -> int:
-    """argparse type: an integer >= 1."""
+def positive_int(text: str, maximum: int | None = None) -> int:
+    """argparse type: an integer >= 1 (and <= ``maximum``)."""
     try:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {value}")
+    if maximum is not None and value > maximum:
+        raise argparse.ArgumentTypeError(f"expected an integer <= {maximum}, got {value}")
     return value
+
+
+def repetitions(text: str) -> int:
+    """argparse type for ``--repeat``: 1 to :data:`MAX_REPEAT`."""
+    return positive_int(text, MAX_REPEAT)
+
+
+def instance_count(text: str) -> int:
+    """argparse type for ``--instances``: 1 to :data:`MAX_INSTANCES`."""
+    return positive_int(text, MAX_INSTANCES)
 
 
 def positive_float(text: str, unit: str = "seconds") -> float:
@@ -99,7 +118,7 @@ def add_parser(subparsers: Any) -> None:
                         help="comma-separated configurations, NAME[:KEY=VALUE...], e.g. "
                         "backtrack,cpsat,sat:encoding=pairwise (default: every backend, the sat encodings "
                         "pairwise, seqcounter and totalizer side by side)")
-    parser.add_argument("--repeat", type=positive_int, default=DEFAULT_REPEAT, metavar="R",
+    parser.add_argument("--repeat", type=repetitions, default=DEFAULT_REPEAT, metavar="R",
                         help=f"repetitions of each run (default {DEFAULT_REPEAT})")
     parser.add_argument("--timeout", type=positive_float, default=DEFAULT_TIMEOUT, metavar="S",
                         help=f"seconds each run may take before it is killed (default {DEFAULT_TIMEOUT:g})")
@@ -120,7 +139,7 @@ def add_parser(subparsers: Any) -> None:
                         "completion of random partial boards (see --preplaced)")
     parser.add_argument("--preplaced", type=int, metavar="K",
                         help="with --task complete: queens pre-placed on each random board (0 <= K <= every n)")
-    parser.add_argument("--instances", type=positive_int, default=10, metavar="M",
+    parser.add_argument("--instances", type=instance_count, default=10, metavar="M",
                         help="with --task complete: random boards per n (default 10)")
     parser.add_argument("--seed", type=int, default=0, metavar="S",
                         help="with --task complete: seed of the random boards (default 0)")

@@ -141,6 +141,8 @@ def _lock(path: Path) -> int:
 def read_header(path: str | Path) -> dict[str, Any] | None:
     """The ``run`` header of an existing checkpoint file, or None when there is no such file yet."""
     path = Path(path)
+    if path.is_dir():
+        raise CheckpointError(f"checkpoint {path} is a directory")
     if not path.exists() or path.stat().st_size == 0:
         return None
     try:

@@ -213,7 +213,7 @@ class DaskExecutor(TaskExecutor):
         except NQueensError:
             self.close()
             raise
-        except (OSError, TimeoutError) as error:
+        except (OSError, TimeoutError, ValueError) as error:  # ValueError: a malformed address
             self.close()
             raise NQueensError(f"cannot reach the Dask scheduler {scheduler}: {_describe(error)}") from None
         self._as_completed = distributed.as_completed

@@ -27,6 +27,7 @@ kernels) as it runs, and any difference raises the same error.
 
 from __future__ import annotations
 
+import os
 import time
 from collections import deque
 from dataclasses import dataclass
@@ -80,6 +81,22 @@ class ParallelConfig:
         if self.scheduler is not None:
             return "dask"
         return "processes" if self.workers > 1 else "inline"
+
+
+#: Local worker processes allowed per core: more only adds processes fighting for the cores.
+MAX_WORKERS_PER_CORE = 8
+
+
+def _check_local_workers(config: ParallelConfig) -> None:
+    """Refuse a local pool or cluster of far more processes than this machine has cores."""
+    if config.executor_name() == "inline" or config.scheduler is not None:
+        return
+    limit = MAX_WORKERS_PER_CORE * (os.cpu_count() or 1)
+    if config.workers > limit:
+        raise NQueensError(
+            f"--workers {config.workers}: at most {limit} local worker processes on this machine "
+            f"({MAX_WORKERS_PER_CORE} per core); use a Dask cluster (--scheduler) for more"
+        )
 
 
 def cross_check_config(backend: Backend) -> str:
@@ -168,6 +185,7 @@ class SplitRun:
             )
         if self.config.split_depth is not None and self.config.split_depth < 0:
             raise NQueensError(f"split depth must be >= 0, got {self.config.split_depth}")
+        _check_local_workers(self.config)
         self._checker = self._cross_checker()
         self.plan: SplitPlan | None = None
         self.resumed = 0
