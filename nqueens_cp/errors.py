@@ -11,6 +11,13 @@ class InvalidInstanceError(NQueensError, ValueError):
     """The instance is malformed: bad ``n``, a queen off the board, two queens given for one row."""
 
 
+class InvalidArgumentError(NQueensError, TypeError, ValueError):
+    """A public function was given an argument of the wrong type or value; the message names it.
+
+    Also a ``TypeError`` and a ``ValueError``, so code that catches those keeps working.
+    """
+
+
 class UnknownBackendError(NQueensError, KeyError):
     """No backend is registered under that name."""
 

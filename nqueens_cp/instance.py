@@ -47,6 +47,10 @@ class Instance:
         if size > MAX_N:
             raise InvalidInstanceError(f"n must be <= {MAX_N}, got {size}")
         pairs = fixed.items() if isinstance(fixed, Mapping) else (fixed or ())
+        if isinstance(pairs, (str, bytes)) or not hasattr(pairs, "__iter__"):
+            raise InvalidInstanceError(
+                f"fixed must be a mapping row -> column or (row, col) pairs, not {pairs!r}"
+            )
         by_row: dict[int, int] = {}
         for pair in pairs:
             try:

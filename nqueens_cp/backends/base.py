@@ -10,6 +10,7 @@ from itertools import islice
 from types import MappingProxyType
 from typing import Any, Callable, ClassVar, Iterator, Mapping
 
+from ..arguments import checked_solve_call
 from ..errors import BackendOptionError, BackendUnavailableError, NQueensError
 from ..instance import Instance, Solution
 from ..symmetry import is_canonical
@@ -77,13 +78,26 @@ class Backend(ABC):
 
     Subclasses set ``name``, ``summary``, ``option_specs`` and ``requires`` (the importable
     packages they need, imported lazily inside their methods) and implement ``_solutions``.
-    Options are validated once, in the constructor.
+    Options are validated once, in the constructor. The arguments of ``solutions``, ``count``,
+    ``first_solution`` and ``model_size`` are checked before any backend code runs (a subclass's
+    overrides are wrapped by ``__init_subclass__``), so a wrong type raises
+    :class:`~nqueens_cp.errors.InvalidArgumentError` naming the argument.
     """
 
     name: ClassVar[str]
     summary: ClassVar[str]
     option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
     requires: ClassVar[tuple[str, ...]] = ()
+
+    #: The solving methods whose arguments are checked (see the class docstring).
+    CHECKED_METHODS: ClassVar[tuple[str, ...]] = ("solutions", "count", "first_solution", "model_size")
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for name in cls.CHECKED_METHODS:
+            method = cls.__dict__.get(name)
+            if callable(method) and not getattr(method, "__wrapped_checked__", False):
+                setattr(cls, name, checked_solve_call(method))
 
     def __init__(self, **options: object) -> None:
         specs = {spec.name: spec for spec in self.option_specs}
@@ -123,6 +137,7 @@ class Backend(ABC):
         """Yield one representative per symmetry class (default: filter the canonical ones)."""
         return (sol for sol in self._solutions(instance, None) if is_canonical(sol))
 
+    @checked_solve_call
     def solutions(
         self, instance: Instance, *, limit: int | None = None, unique: bool = False
     ) -> Iterator[Solution]:
@@ -141,6 +156,7 @@ class Backend(ABC):
         source = self._unique_solutions(instance, limit) if unique else self._solutions(instance, limit)
         return islice(source, limit) if limit is not None else source
 
+    @checked_solve_call
     def first_solution(self, instance: Instance) -> Solution | None:
         """One solution of ``instance``, or None when it has none."""
         iterator = self.solutions(instance, limit=1)
@@ -151,10 +167,12 @@ class Backend(ABC):
             if close is not None:
                 close()
 
+    @checked_solve_call
     def count(self, instance: Instance, *, limit: int | None = None, unique: bool = False) -> int:
         """The number of solutions (at most ``limit``); backends may override with a faster count."""
         return sum(1 for _ in self.solutions(instance, limit=limit, unique=unique))
 
+    @checked_solve_call
     def model_size(self, instance: Instance) -> ModelSize | None:
         """The size of the model this backend builds for ``instance``; None for plain searches."""
         return None

@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
+from ..arguments import require_str
 from ..errors import BackendOptionError, UnknownBackendError
 from .base import Backend
 
@@ -34,6 +35,7 @@ def unregister_backend(name: str) -> None:
 
 def backend_class(name: str) -> type[Backend]:
     """The class registered as ``name``; imports its module, but not its solver package."""
+    require_str(name, "backend name")
     try:
         target = _REGISTRY[name]
     except KeyError:
@@ -53,6 +55,7 @@ def create_backend(name: str, **options: Any) -> Backend:
 
 def parse_config(text: str) -> tuple[str, dict[str, str]]:
     """Split ``"sat:encoding=pairwise:solver=glucose4"`` into the name and its raw option strings."""
+    require_str(text, "configuration")
     name, *parts = text.strip().split(":")
     options: dict[str, str] = {}
     for part in parts:

@@ -34,9 +34,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, TextIO
 
+from ..arguments import require_bool, require_instance, require_int, require_mapping, require_str
 from ..backends.base import Backend
 from ..backends.registry import create_backend, parse_config
-from ..errors import CheckpointError, NQueensError, SubProblemError, WrongCountError
+from ..errors import CheckpointError, InvalidArgumentError, NQueensError, SubProblemError, WrongCountError
 from ..instance import Instance, Solution
 from ..oeis import A000170, A002562
 from .checkpoint import CheckpointStore, MemoryStore, ResultStore, read_header
@@ -73,6 +74,19 @@ class ParallelConfig:
     symmetry: bool = True
     verify: bool = False
     verify_with: str | None = None
+
+    def __post_init__(self) -> None:
+        """Wrong types or values raise :class:`~nqueens_cp.errors.InvalidArgumentError` naming the field."""
+        require_int(self.workers, "ParallelConfig.workers", minimum=1)
+        require_str(self.executor, "ParallelConfig.executor", optional=True)
+        require_str(self.scheduler, "ParallelConfig.scheduler", optional=True)
+        require_int(self.split_depth, "ParallelConfig.split_depth", minimum=0, optional=True)
+        if self.checkpoint is not None and not isinstance(self.checkpoint, (str, os.PathLike)):
+            raise InvalidArgumentError(f"ParallelConfig.checkpoint must be a path or None, got {self.checkpoint!r}")
+        require_int(self.max_attempts, "ParallelConfig.max_attempts", minimum=1)
+        require_bool(self.symmetry, "ParallelConfig.symmetry")
+        require_bool(self.verify, "ParallelConfig.verify")
+        require_str(self.verify_with, "ParallelConfig.verify_with", optional=True)
 
     def executor_name(self) -> str:
         """The executor this configuration runs on."""
@@ -165,9 +179,14 @@ class SplitRun:
         progress: TextIO | None = None,
         executor: TaskExecutor | None = None,
     ) -> None:
-        self.instance = instance
-        self.backend_name = backend
+        self.instance = require_instance(instance)
+        self.backend_name = require_str(backend, "backend")
+        options = require_mapping(options, "options")
+        if config is not None and not isinstance(config, ParallelConfig):
+            raise InvalidArgumentError(f"config must be a ParallelConfig, got {config!r}")
         self.config = config if config is not None else ParallelConfig()
+        require_bool(enumerate, "enumerate")
+        require_bool(unique, "unique")
         self.enumerate = enumerate
         self.unique = unique
         self.notify = notify
