@@ -73,7 +73,7 @@ WORDS = st.sampled_from([
     "cpsat:workers=2", "sat:solver=bogus", "bitboard,bitboard", ":", "a=b", "kernel=python", "encoding=",
     "0:0", "1:3", "-1:0", "9:9", "x:y", "::", "dimacs", "opb", "minizinc", "cpsat", "github", "html", "latex",
     "processes", "dask", "inline", "tcp://127.0.0.1:1", "first", "complete", "all", "4-6", "6-4", "4,6,8",
-    "--", "-", "--count=3", "--al", "--unknown", "-Okernel=python", "\x00", "\udcff", "é", " ",
+    "--", "-", "--count=3", "--al", "--unknown", "-Okernel=python", "\udcff", "é", " ",
 ])
 
 

@@ -223,22 +223,33 @@ def run(args: argparse.Namespace) -> int:
     def progress(done: int, total: int, run: RunRequest) -> None:
         bar.update(done, total, f"n={run.instance.n} {run.config.label} rep {run.repetition + 1}")
 
+    warned: list[OSError] = []
+
     def checkpoint(partial: ComparisonResults) -> None:
         try:
             outputs.write_data(partial)
-        except OSError as error:  # a checkpoint is a convenience: say so and go on
-            sys.stderr.write(f"nqueens-cp: warning: checkpoint not written: {error}\n")
+        except OSError as error:  # a checkpoint is a convenience: say so (once) and go on
+            if not warned:
+                sys.stderr.write(
+                    f"nqueens-cp: warning: partial results not saved in {outputs.directory} "
+                    f"({error.strerror or error}); going on\n"
+                )
+            warned.append(error)
 
     try:
         results = run_comparison(request, on_progress=progress, on_checkpoint=checkpoint)
     finally:
         bar.close()
-    try:
-        text = outputs.write_all(results, args.format)
-    except OSError as error:
-        raise OutputError(f"cannot write the report to {outputs.directory}: {error}") from None
-    sys.stdout.write(text)
+    rendered = outputs.render(results, args.format)
+    sys.stdout.write(rendered[0])  # first: the report is not lost if the files cannot be written
     sys.stdout.flush()
+    try:
+        outputs.write_all(results, args.format, rendered)
+    except OSError as error:
+        raise OutputError(
+            f"cannot write the report to {outputs.directory} ({error.strerror or error}); "
+            "it is on stdout, and the files there are as they were"
+        ) from None
     written = ", ".join(str(p) for p in outputs.all() if p.exists())
     sys.stderr.write(f"nqueens-cp: wrote {written}\n")
     if not results.complete:

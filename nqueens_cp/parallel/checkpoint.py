@@ -183,6 +183,9 @@ class CheckpointStore(ResultStore):
             self._db.executescript(_SCHEMA)
             self._check_header()
             self.rejected = self._reject_bad_rows()
+        except sqlite3.OperationalError as error:  # disk full, read-only, I/O error
+            self.close()
+            raise CheckpointError(f"cannot use checkpoint {self.path} ({error})") from None
         except sqlite3.DatabaseError as error:
             self.close()
             raise CheckpointError(f"{self.path} is not an nqueens-cp checkpoint ({error})") from None
@@ -249,6 +252,11 @@ class CheckpointStore(ResultStore):
         except sqlite3.IntegrityError:
             raise CheckpointError(
                 f"sub-problem {subproblem.label()} is already in {self.path}: is another run using it?"
+            ) from None
+        except sqlite3.OperationalError as error:  # disk full, file system turned read-only, ...
+            raise CheckpointError(
+                f"cannot write to checkpoint {self.path} ({error}); the sub-problems committed before "
+                "are kept: run the same command again once it is writable"
             ) from None
 
     def results(self) -> Iterator[SubResult]:
