@@ -98,6 +98,19 @@ def compress_sizes(ns: Sequence[int]) -> str:
     return ",".join(parts)
 
 
+def failure_summary(results: Any) -> str:
+    """``sat:encoding=ladder n=5,6 (run); bitboard n=8 (count)``: who failed where, in one line."""
+    where: dict[str, tuple[set[int], set[str]]] = {}
+    for check in results.failures:
+        sizes, names = where.setdefault(check.config or "all configurations", (set(), set()))
+        sizes.add(check.n)
+        names.add(check.name)
+    return "; ".join(
+        f"{config} n={compress_sizes(sorted(sizes))} ({', '.join(sorted(names))})"
+        for config, (sizes, names) in where.items()
+    )
+
+
 def add_parser(subparsers: Any) -> None:
     from ..reports.render import FORMATS
 
@@ -256,6 +269,9 @@ def run(args: argparse.Namespace) -> int:
         sys.stderr.write(f"nqueens-cp: {results.interruption}: the report is incomplete\n")
         return 130
     if results.failures:
-        sys.stderr.write(f"nqueens-cp: {len(results.failures)} check(s) failed: see the Failures section\n")
+        sys.stderr.write(
+            f"nqueens-cp: {len(results.failures)} check(s) failed ({failure_summary(results)}): "
+            "see the Failures section\n"
+        )
         return 1
     return 0

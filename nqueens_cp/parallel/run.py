@@ -331,6 +331,7 @@ class SplitRun:
             if self.progress is not None:
                 bar = ProgressBar(self.progress, len(plan), len(done))
             attempts: dict[tuple[int, bool], int] = {}
+            failed: list[str] = []
             unconfirmed: dict[int, SubResult] = {}  # verify: the first of the two counts to arrive
             for outcome in executor.outcomes(queue):
                 sub = by_index[outcome.task.index]
@@ -338,16 +339,12 @@ class SplitRun:
                     key = (sub.index, self.config.verify and self._is_check(outcome.task))
                     tries = attempts[key] = attempts.get(key, 0) + 1
                     if tries >= self.config.max_attempts:
-                        kept = (
-                            f"; the {len(store.done())} finished sub-problems are kept in "
-                            f"{self.config.checkpoint}, run the same command again to retry the rest"
-                            if self.config.checkpoint is not None
-                            else ""
-                        )
-                        raise SubProblemError(
-                            f"sub-problem {sub.label()} of {self.instance} failed {tries} time(s), "
-                            f"last: {outcome.error}; no result reported{kept}"
-                        )
+                        # Given up; the others go on (and are kept), the run fails at the end.
+                        failed.append(f"sub-problem {sub.label()} of {self.instance} failed {tries} time(s), "
+                                      f"last: {outcome.error}")
+                        if self.notify is not None and self.config.checkpoint is not None:
+                            self.notify(f"{failed[-1]}; finishing the other sub-problems")
+                        continue
                     if self.notify is not None:
                         if bar is not None:
                             bar.clear()
@@ -370,6 +367,8 @@ class SplitRun:
                 if bar is not None:
                     bar.advance()
                 yield solved
+            if failed:
+                raise SubProblemError(self._failure_message(failed, len(store.done())))
         finally:
             if bar is not None:
                 bar.close()
@@ -377,6 +376,17 @@ class SplitRun:
                 executor.close()
             if store is not None:
                 store.close()
+
+    def _failure_message(self, failed: list[str], finished: int) -> str:
+        """One line for the sub-problems given up on (every one named), and what was kept."""
+        kept = (
+            f"; the {finished} finished sub-problems are kept in {self.config.checkpoint}, "
+            "run the same command again to retry the rest"
+            if self.config.checkpoint is not None
+            else ""
+        )
+        more = f" (and {len(failed) - 1} more: {'; '.join(failed[1:])})" if len(failed) > 1 else ""
+        return f"{failed[0]}{more}; no result reported{kept}"
 
     def _report_rejected(self, store: ResultStore, by_index: Mapping[int, SubProblem]) -> None:
         """Say which checkpoint rows failed their checksum (they are computed again)."""
