@@ -176,3 +176,30 @@ def test_ctrl_c_keeps_partial_results_and_leaves_no_child(
         assert not (tmp_path / "big.cnf").exists() and not list(tmp_path.glob(".big.cnf*"))
     if argv[:2] == ["solve", "10"]:
         assert all(len(line.split()) == 10 for line in out.splitlines())  # whole lines only
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["solve", "11", "--count", "--backend", "sleepy", "-O", "delay=0.2", "--workers", "2", "--split-depth", "2"],
+        ["compare", "--n", "4-9", "--repeat", "1", "--backends", "sleepy:delay=0.5", "--out", "rep"],
+    ],
+    ids=["solve-pool", "compare"],
+)
+def test_no_orphan_outlives_a_kill_9_of_the_run(tmp_path: Path, argv: list[str]) -> None:
+    process = subprocess.Popen([sys.executable, "-c", TEST_CLI, *argv], cwd=tmp_path, env=ENV,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        while len(_session_processes(process.pid)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.1)  # its workers are up
+        assert len(_session_processes(process.pid)) >= 2
+        process.kill()  # the run alone, without warning: its workers must notice by themselves
+        process.wait()
+        deadline = time.monotonic() + 10
+        while _session_processes(process.pid) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not _session_processes(process.pid)
+    finally:
+        for pid in _session_processes(process.pid):
+            os.kill(pid, signal.SIGKILL)

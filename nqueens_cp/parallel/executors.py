@@ -14,6 +14,7 @@ import asyncio
 import concurrent.futures
 import importlib
 import multiprocessing
+import os
 from abc import ABC, abstractmethod
 from collections import deque
 from concurrent.futures.process import BrokenProcessPool
@@ -23,6 +24,7 @@ from typing import Any, Iterator
 
 from ..errors import NQueensError
 from .tasks import SubResult, SubTask, solve_subproblem
+from .watchdog import follow_owner
 
 #: The executor names ``--executor`` accepts.
 EXECUTOR_NAMES: tuple[str, ...] = ("inline", "processes", "dask")
@@ -116,7 +118,10 @@ class ProcessPoolTaskExecutor(TaskExecutor):
         self._in_flight: dict[concurrent.futures.Future[SubResult], SubTask] = {}
 
     def _new_pool(self) -> concurrent.futures.ProcessPoolExecutor:
-        return concurrent.futures.ProcessPoolExecutor(max_workers=self.workers, mp_context=_process_context())
+        return concurrent.futures.ProcessPoolExecutor(
+            max_workers=self.workers, mp_context=_process_context(),
+            initializer=follow_owner, initargs=(os.getpid(),),  # no orphans after a kill -9 of the run
+        )
 
     @property
     def capacity(self) -> int:
