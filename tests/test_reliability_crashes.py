@@ -153,8 +153,10 @@ def _interrupt(argv: list[str], cwd: Path, ready: Path | None, wait: float) -> t
         (["compare", "--n", "4-9", "--repeat", "1", "--backends", "bitboard,sleepy:delay=0.5", "--out", "rep"],
          "rep/results.json", 0.5),
         (["export", "100", "--format", "dimacs", "--encoding", "pairwise", "-o", "big.cnf"], None, 1.5),
+        pytest.param(["solve", "11", "--count", "--backend", "sleepy", "-O", "delay=0.2", "--executor", "dask",
+                      "--workers", "2", "--split-depth", "2"], None, 8.0, marks=pytest.mark.slow),
     ],
-    ids=["solve-inline", "solve-pool-checkpoint", "solve-all-pool", "compare", "export"],
+    ids=["solve-inline", "solve-pool-checkpoint", "solve-all-pool", "compare", "export", "solve-dask"],
 )
 def test_ctrl_c_keeps_partial_results_and_leaves_no_child(
     tmp_path: Path, argv: list[str], ready: str | None, wait: float

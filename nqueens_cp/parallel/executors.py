@@ -209,6 +209,7 @@ class DaskExecutor(TaskExecutor):
                     processes=True,
                     dashboard_address=None,
                     silence_logs=50,
+                    preload=["nqueens_cp.parallel.dask_preload"],  # Ctrl-C: no worker tracebacks
                 )
                 self._client: Any = distributed.Client(self._cluster)
                 self.description = f"Dask local cluster ({workers} worker processes)"
