@@ -113,7 +113,8 @@ def measure(side: str, n: int, timeout: float = 900) -> dict[str, object]:
 
 def target(sizes: Sequence[int], repeats: int, configs: Sequence[str]) -> bool:
     """Reference vs each configuration, alternated; medians and ratios; whether the target held."""
-    from nqueens_cp.backends.sat import DEFAULT_ENCODING, DEFAULT_SOLVER
+    from nqueens_cp.backends.sat import DEFAULT_SOLVER
+    from nqueens_cp.models.cnf import DEFAULT_ENCODING
 
     sides = ["reference", *configs]
     rows = []
@@ -172,7 +173,8 @@ def main() -> None:
     if len(sys.argv) > 1 and sys.argv[1] == "--child":
         child(sys.argv[2:])
         return
-    from nqueens_cp.backends.sat import ENCODINGS, ENUMERATING_SOLVERS
+    from nqueens_cp.backends.sat import ENUMERATING_SOLVERS
+    from nqueens_cp.models.cnf import ENCODINGS
 
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--n", type=int, nargs="+", default=[12], help="board sizes (default 12)")

@@ -4,14 +4,11 @@ deep inside a solver library."""
 
 from __future__ import annotations
 
-import functools
 import math
-from typing import Any, Callable, Mapping, TypeVar
+from typing import Any, Mapping
 
 from .errors import InvalidArgumentError
 from .instance import Instance
-
-F = TypeVar("F", bound=Callable[..., Any])
 
 
 def _shown(value: object) -> str:
@@ -76,25 +73,3 @@ def require_solution(value: object, name: str = "solution") -> None:
     """``value`` must be a sequence (its entries are the checker's business)."""
     if isinstance(value, (str, bytes)) or not hasattr(value, "__len__") or not hasattr(value, "__iter__"):
         raise InvalidArgumentError(f"{name} must be a sequence of column indices, got {_shown(value)}")
-
-
-def checked_solve_call(method: F) -> F:
-    """Wrap a backend's ``count`` / ``solutions`` / ``first_solution`` / ``model_size``: the
-    instance, ``limit`` and ``unique`` are checked before the backend sees them."""
-
-    @functools.wraps(method)
-    def wrapper(self: Any, instance: object, *args: Any, **kwargs: Any) -> Any:
-        require_instance(instance)
-        if args:
-            raise InvalidArgumentError(
-                f"{method.__name__}() takes the instance only as a positional argument (limit= and unique= "
-                "are keywords)"
-            )
-        if "limit" in kwargs:  # a negative one is refused by the method itself (BackendOptionError)
-            require_int(kwargs["limit"], "limit", optional=True)
-        if "unique" in kwargs:
-            require_bool(kwargs["unique"], "unique")
-        return method(self, instance, **kwargs)
-
-    wrapper.__wrapped_checked__ = True  # type: ignore[attr-defined]
-    return wrapper  # type: ignore[return-value]

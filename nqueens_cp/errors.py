@@ -71,3 +71,8 @@ class OutputError(NQueensError, OSError):
 
 class OutputExistsError(OutputError, FileExistsError):
     """An output file exists already and overwriting it was not asked for (``--force``)."""
+
+
+class ModelTooLargeError(NQueensError):
+    """A model or search would not fit the machine (memory) or could not answer in reasonable time;
+    refused before anything is built. The message gives the estimate and what to use instead."""

@@ -1,44 +1,98 @@
-"""The 8 symmetries of the square acting on solutions, and canonical representatives."""
+"""The 8 symmetries of the square, acting on solutions: their one definition in the package.
+
+A solution ``q`` (``q[row] == col``) is a permutation, and each symmetry of the square maps it to
+``g(q)[i] = m(v[j])``, built from three independent choices — three bits of the symmetry's index:
+
+* ``MIRROR`` (bit 0): ``m(x) = n-1-x`` (reflect left-right) instead of ``x``;
+* ``REVERSE`` (bit 1): ``j = n-1-i`` (reflect top-bottom) instead of ``i``;
+* ``INVERSE`` (bit 2): ``v`` is the inverse permutation ``p`` (``p[q[i]] == i``, reflect in the main
+  diagonal) instead of ``q``.
+
+``SYMMETRIES[k]`` has index ``k``; ``SYMMETRIES[0]`` is the identity. Everything else derives
+from this table: canonical forms here, the lex-leader constraints (:mod:`nqueens_cp.models.lex_leader`),
+the compiled kernel's canonicalisation (which loops over the same bit flags), and the split's
+first-row mirror (:data:`MIRROR_IMAGE`).
+"""
 
 from __future__ import annotations
 
-from typing import Callable
+from dataclasses import dataclass
 
-from .instance import Solution
+from .errors import NQueensError
+from .instance import Instance, Solution
 
-
-def _inverse(sol: Solution) -> Solution:
-    inverse = [0] * len(sol)
-    for row, col in enumerate(sol):
-        inverse[col] = row
-    return tuple(inverse)
+#: The bits of a symmetry's index (see the module docstring).
+MIRROR, REVERSE, INVERSE = 1, 2, 4
 
 
-def _mirror(sol: Solution) -> Solution:
-    last = len(sol) - 1
-    return tuple(last - col for col in sol)
+@dataclass(frozen=True)
+class Symmetry:
+    """One symmetry of the square acting on solutions: ``g(q)[i] = m(v[j])``."""
+
+    index: int
+    name: str
+
+    @property
+    def mirror(self) -> bool:
+        """Whether values are reflected: ``m(x) = n-1-x``."""
+        return bool(self.index & MIRROR)
+
+    @property
+    def reverse(self) -> bool:
+        """Whether rows are read backwards: ``j = n-1-i``."""
+        return bool(self.index & REVERSE)
+
+    @property
+    def inverse(self) -> bool:
+        """Whether the inverse permutation is read instead of ``q``."""
+        return bool(self.index & INVERSE)
+
+    def apply(self, sol: Solution) -> Solution:
+        """The image of ``sol`` (a full solution) under this symmetry."""
+        n = len(sol)
+        source = list(sol)
+        if self.inverse:
+            source = [0] * n
+            for row, col in enumerate(sol):
+                source[col] = row
+        if self.reverse:
+            source.reverse()
+        return tuple(n - 1 - v for v in source) if self.mirror else tuple(source)
+
+    def square(self, n: int, i: int, c: int) -> tuple[int, int]:
+        """The square (row, col) whose queen means ``g(q)[i] == c``."""
+        j = n - 1 - i if self.reverse else i
+        v = n - 1 - c if self.mirror else c
+        # v[j] == value: for q that is the queen (j, value); for p it is the queen (value, j).
+        return (v, j) if self.inverse else (j, v)
+
+    def map_square(self, n: int, row: int, col: int) -> tuple[int, int]:
+        """Where the square (row, col) goes: a queen there becomes a queen on the returned square."""
+        if self.inverse:
+            row, col = col, row
+        if self.reverse:
+            row = n - 1 - row
+        if self.mirror:
+            col = n - 1 - col
+        return row, col
 
 
-def _flip(sol: Solution) -> Solution:
-    return sol[::-1]
-
-
-#: The symmetries of the square as maps on solutions; the first is the identity.
-TRANSFORMS: tuple[Callable[[Solution], Solution], ...] = (
-    lambda s: s,
-    _mirror,  # reflect left-right
-    _flip,  # reflect top-bottom
-    lambda s: _mirror(_flip(s)),  # rotate 180
-    _inverse,  # reflect in the main diagonal
-    lambda s: _mirror(_inverse(s)),  # rotate 90
-    lambda s: _flip(_inverse(s)),  # rotate 270
-    lambda s: _mirror(_flip(_inverse(s))),  # reflect in the anti-diagonal
+#: The symmetries by index: identity, mirror, flip, rotate 180, transpose, rotate 90, rotate 270,
+#: anti-transpose.
+SYMMETRIES: tuple[Symmetry, ...] = tuple(
+    Symmetry(index, name)
+    for index, name in enumerate(
+        ("identity", "mirror", "flip", "rotate180", "transpose", "rotate90", "rotate270", "antitranspose")
+    )
 )
+
+#: The left-right reflection, which the split runs use on the first row.
+MIRROR_IMAGE: Symmetry = SYMMETRIES[MIRROR]
 
 
 def images(sol: Solution) -> tuple[Solution, ...]:
     """The 8 images of ``sol`` under the square's symmetries (with repeats for symmetric boards)."""
-    return tuple(transform(sol) for transform in TRANSFORMS)
+    return tuple(symmetry.apply(sol) for symmetry in SYMMETRIES)
 
 
 def canonical(sol: Solution) -> Solution:
@@ -54,3 +108,12 @@ def is_canonical(sol: Solution) -> bool:
 def class_size(sol: Solution) -> int:
     """How many distinct solutions ``sol``'s class holds: 1, 2, 4 or 8."""
     return len(set(images(sol)))
+
+
+def require_symmetric(instance: Instance) -> None:
+    """Raise unless ``instance`` is the empty board, the only one on which all 8 symmetries act.
+
+    The one check behind ``unique`` (solutions up to symmetry) everywhere in the package.
+    """
+    if instance.fixed:
+        raise NQueensError("unique (solutions up to symmetry) needs an instance with no pre-placed queens")

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from nqueens_cp.backends.registry import create_backend
-from nqueens_cp.backends.sat import ENCODINGS
+from nqueens_cp.models.cnf import ENCODINGS
 
 REPO = Path(__file__).resolve().parents[1]
 

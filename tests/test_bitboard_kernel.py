@@ -17,7 +17,7 @@ from nqueens_cp.instance import Instance
 from nqueens_cp.oeis import A000170, A002562
 from nqueens_cp.symmetry import canonical, is_canonical
 
-kernel = pytest.importorskip("nqueens_cp.backends.bitboard_kernel")
+kernel = pytest.importorskip("nqueens_cp.searches.bitboard_kernel")
 
 COMPILED = BitboardBackend()
 PYTHON = BitboardBackend(kernel="python")

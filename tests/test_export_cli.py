@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from nqueens_cp.cli.output import draw_queens
 from nqueens_cp.errors import ModelFileError
 from nqueens_cp.export.decode import board_from_literals, parse_solver_output
 from nqueens_cp.export.writers import export_model
@@ -81,7 +82,7 @@ def test_board_reports_rows_without_or_with_several_queens() -> None:
     board = board_from_literals(Instance(4), [2, 3, 8, 13])
     assert board.solution is None
     assert board.problems == ("row 0 has 2 queens (columns 1, 2)", "row 2 has no queen")
-    assert board.draw().splitlines()[0] == ". Q Q ."
+    assert draw_queens(board.n, board.queens).splitlines()[0] == ". Q Q ."
 
 
 def test_export_stdout_equals_output_file(tmp_path: Path) -> None:

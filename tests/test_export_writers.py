@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 
 from nqueens_cp.backends.registry import create_backend
-from nqueens_cp.backends.sat import ENCODINGS, build_cnf
 from nqueens_cp.checker import is_valid_solution
 from nqueens_cp.errors import BackendOptionError
 from nqueens_cp.export.decode import board_from_literals
@@ -25,6 +24,7 @@ from nqueens_cp.export.writers import (
     write_text_atomic,
 )
 from nqueens_cp.instance import Instance, Solution
+from nqueens_cp.models.cnf import ENCODINGS, build_cnf
 
 INSTANCES = [Instance(6), Instance(8, [(0, 0)]), Instance(7, [(1, 3), (4, 0)]), Instance(4, [(0, 0)])]
 

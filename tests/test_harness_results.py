@@ -129,32 +129,3 @@ def test_configurations() -> None:
     assert config.create().options["encoding"] == "totalizer"
     texts = default_configuration_texts()
     assert {"backtrack", "bitboard", "cpsat", "sat:encoding=pairwise", "sat:encoding=seqcounter"} <= set(texts)
-
-
-class FakeTerminal:
-    def __init__(self, tty: bool) -> None:
-        self.tty = tty
-        self.text = ""
-
-    def isatty(self) -> bool:
-        return self.tty
-
-    def write(self, text: str) -> int:
-        self.text += text
-        return len(text)
-
-    def flush(self) -> None:
-        pass
-
-
-def test_progress_bar_only_on_a_terminal() -> None:
-    from nqueens_cp.cli.progress import ProgressBar
-
-    terminal, pipe = FakeTerminal(True), FakeTerminal(False)
-    for stream in (terminal, pipe):
-        bar = ProgressBar(stream)  # type: ignore[arg-type]
-        bar.update(3, 12, "n=8 cpsat rep 1")
-        bar.close()
-    assert "[######..................] 3/12" in terminal.text and "n=8 cpsat rep 1" in terminal.text
-    assert terminal.text.endswith("\r")
-    assert pipe.text == ""

@@ -163,7 +163,7 @@ def test_reference_agrees_with_a_backend() -> None:
 
 @pytest.mark.parametrize("backend", ["bitboard", "sat"])
 def test_fingerprints_merge_to_the_serial_one(backend: str) -> None:
-    from nqueens_cp.harness.fingerprint import fingerprint_of
+    from nqueens_cp.fingerprint import fingerprint_of
 
     serial = fingerprint_of(create_backend(backend).solutions(Instance(8)))
     for depth in range(0, 4):

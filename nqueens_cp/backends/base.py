@@ -10,10 +10,12 @@ from itertools import islice
 from types import MappingProxyType
 from typing import Any, Callable, ClassVar, Iterator, Mapping
 
-from ..arguments import checked_solve_call
-from ..errors import BackendOptionError, BackendUnavailableError, NQueensError
+from ..errors import BackendOptionError, BackendUnavailableError
 from ..instance import Instance, Solution
-from ..symmetry import is_canonical
+from ..models.geometry import ModelSize
+from ..symmetry import is_canonical, require_symmetric
+
+__all__ = ["Backend", "ModelSize", "OptionSpec"]
 
 #: The largest value an integer option takes: solver libraries hold them in C ``int``.
 MAX_INT_OPTION = 2**31 - 1
@@ -64,24 +66,16 @@ class OptionSpec:
         return converted
 
 
-@dataclass(frozen=True)
-class ModelSize:
-    """Size of the model a backend built: variables and constraints (``unit`` names what was counted)."""
-
-    variables: int
-    constraints: int
-    unit: str = "constraints"
-
-
 class Backend(ABC):
-    """A way of solving N-Queens instances.
+    """A way of solving N-Queens instances: options in, a model or a search, solutions out.
 
     Subclasses set ``name``, ``summary``, ``option_specs`` and ``requires`` (the importable
-    packages they need, imported lazily inside their methods) and implement ``_solutions``.
-    Options are validated once, in the constructor. The arguments of ``solutions``, ``count``,
-    ``first_solution`` and ``model_size`` are checked before any backend code runs (a subclass's
-    overrides are wrapped by ``__init_subclass__``), so a wrong type raises
-    :class:`~nqueens_cp.errors.InvalidArgumentError` naming the argument.
+    packages they need, imported lazily inside their methods) and implement ``_solutions``; they
+    may override the hooks ``_unique_solutions``, ``_first_solution``, ``_count`` and
+    ``_model_size``. The public methods here enforce the contract once for every backend: options
+    are validated in the constructor (and their defaults when the class is made), arguments are
+    checked, the empty board (n = 0, one empty solution) is answered here, and ``unique`` is refused
+    for instances the square's symmetries do not act on.
     """
 
     name: ClassVar[str]
@@ -89,15 +83,15 @@ class Backend(ABC):
     option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
     requires: ClassVar[tuple[str, ...]] = ()
 
-    #: The solving methods whose arguments are checked (see the class docstring).
-    CHECKED_METHODS: ClassVar[tuple[str, ...]] = ("solutions", "count", "first_solution", "model_size")
-
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        for name in cls.CHECKED_METHODS:
-            method = cls.__dict__.get(name)
-            if callable(method) and not getattr(method, "__wrapped_checked__", False):
-                setattr(cls, name, checked_solve_call(method))
+        for spec in cls.option_specs:
+            try:
+                valid = spec.coerce(spec.default) == spec.default
+            except BackendOptionError:
+                valid = False
+            if not valid:
+                raise TypeError(f"{cls.__name__}: the default {spec.default!r} of option {spec.name} is not valid")
 
     def __init__(self, **options: object) -> None:
         specs = {spec.name: spec for spec in self.option_specs}
@@ -127,17 +121,20 @@ class Backend(ABC):
                 f"backend {cls.name} needs {', '.join(missing)}: pip install nqueens-cp (it declares them)"
             )
 
-    # -- solving ---------------------------------------------------------------------------
+    # -- the public contract -----------------------------------------------------------------
 
-    @abstractmethod
-    def _solutions(self, instance: Instance, limit: int | None) -> Iterator[Solution]:
-        """Yield every solution of ``instance`` once, lazily; ``limit`` is a hint to stop early."""
+    def _prepare(self, instance: Instance, limit: int | None, unique: bool) -> None:
+        """The checks every public method makes before a backend sees ``instance``."""
+        if not isinstance(instance, Instance):
+            raise BackendOptionError(f"instance must be an Instance, not {type(instance).__name__}")
+        if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 0):
+            raise BackendOptionError(f"limit must be an integer >= 0 or None, got {limit!r}")
+        if not isinstance(unique, bool):
+            raise BackendOptionError(f"unique must be True or False, got {unique!r}")
+        if unique:
+            require_symmetric(instance)
+        self.ensure_available()
 
-    def _unique_solutions(self, instance: Instance, limit: int | None) -> Iterator[Solution]:
-        """Yield one representative per symmetry class (default: filter the canonical ones)."""
-        return (sol for sol in self._solutions(instance, None) if is_canonical(sol))
-
-    @checked_solve_call
     def solutions(
         self, instance: Instance, *, limit: int | None = None, unique: bool = False
     ) -> Iterator[Solution]:
@@ -146,20 +143,48 @@ class Backend(ABC):
         With ``unique``, one representative per class of the square's 8 symmetries: the
         lexicographically smallest image. ``unique`` needs an instance with no pre-placed queens.
         """
-        if limit is not None and limit < 0:
-            raise BackendOptionError(f"limit must be >= 0, got {limit}")
-        self.ensure_available()
-        if unique and instance.fixed:
-            raise NQueensError("unique (solutions up to symmetry) needs an instance with no pre-placed queens")
+        self._prepare(instance, limit, unique)
         if limit == 0:
             return iter(())
+        if instance.n == 0:
+            return iter([()])
         source = self._unique_solutions(instance, limit) if unique else self._solutions(instance, limit)
         return islice(source, limit) if limit is not None else source
 
-    @checked_solve_call
     def first_solution(self, instance: Instance) -> Solution | None:
-        """One solution of ``instance``, or None when it has none."""
-        iterator = self.solutions(instance, limit=1)
+        """One solution of ``instance``, or None when it has none (by the backend's first-solution search)."""
+        self._prepare(instance, None, False)
+        if instance.n == 0:
+            return ()
+        return self._first_solution(instance)
+
+    def count(self, instance: Instance, *, limit: int | None = None, unique: bool = False) -> int:
+        """The number of solutions (symmetry classes with ``unique``), at most ``limit``."""
+        self._prepare(instance, limit, unique)
+        if limit == 0:
+            return 0
+        if instance.n == 0:
+            return 1
+        return self._count(instance, limit, unique)
+
+    def model_size(self, instance: Instance, *, unique: bool = False) -> ModelSize | None:
+        """The size of the model this backend builds for ``instance``; None for plain searches."""
+        self._prepare(instance, None, unique)
+        return self._model_size(instance, unique)
+
+    # -- hooks -------------------------------------------------------------------------------
+
+    @abstractmethod
+    def _solutions(self, instance: Instance, limit: int | None) -> Iterator[Solution]:
+        """Yield every solution of ``instance`` (n >= 1) once, lazily; ``limit`` is a hint to stop early."""
+
+    def _unique_solutions(self, instance: Instance, limit: int | None) -> Iterator[Solution]:
+        """Yield one representative per symmetry class (default: filter the canonical ones)."""
+        return (sol for sol in self._solutions(instance, None) if is_canonical(sol))
+
+    def _first_solution(self, instance: Instance) -> Solution | None:
+        """One solution of ``instance`` (n >= 1) or None (default: the first one enumerated)."""
+        iterator = self._solutions(instance, 1)
         try:
             return next(iterator, None)
         finally:
@@ -167,14 +192,13 @@ class Backend(ABC):
             if close is not None:
                 close()
 
-    @checked_solve_call
-    def count(self, instance: Instance, *, limit: int | None = None, unique: bool = False) -> int:
-        """The number of solutions (at most ``limit``); backends may override with a faster count."""
-        return sum(1 for _ in self.solutions(instance, limit=limit, unique=unique))
+    def _count(self, instance: Instance, limit: int | None, unique: bool) -> int:
+        """The count for n >= 1 and ``limit`` None or > 0 (default: count the solutions enumerated)."""
+        source = self._unique_solutions(instance, limit) if unique else self._solutions(instance, limit)
+        return sum(1 for _ in (islice(source, limit) if limit is not None else source))
 
-    @checked_solve_call
-    def model_size(self, instance: Instance) -> ModelSize | None:
-        """The size of the model this backend builds for ``instance``; None for plain searches."""
+    def _model_size(self, instance: Instance, unique: bool) -> ModelSize | None:
+        """The size of the model built for ``instance`` (default: None, a search builds none)."""
         return None
 
     def __repr__(self) -> str:

@@ -1,42 +1,29 @@
-"""``bitboard``: backtracking on bit masks.
+"""``bitboard``: backtracking on bit masks, compiled with numba (:mod:`nqueens_cp.searches`).
 
-Bit ``c`` of ``columns`` is set when column ``c`` holds a queen. ``left`` and ``right`` hold the
-squares of the current row attacked along the two diagonals; moving down one row shifts them by
-one bit. The free squares of a row are ``~(columns | left | right) & full``; the lowest free
-bit is taken with ``free & -free``. A pre-placed queen's row offers only its own bit.
-
-Two kernels run this search. ``kernel=compiled`` (the default) uses the numba kernels of
-``bitboard_kernel``: counting on an empty board uses the square's 8 symmetries (one pass gives
-the total and the number of classes), and enumeration streams solutions from compiled code in
-batches. ``kernel=python`` is the readable pure-Python version below, kept as the reference; it
-is also used for boards larger than the compiled kernel's ``MAX_N``. numba is imported only when
-the compiled kernel is first used, so neither start-up nor the other backends pay for it.
+``kernel=compiled`` (the default) runs the numba kernels of
+:mod:`~nqueens_cp.searches.bitboard_kernel`: counting on an empty board uses the square's 8
+symmetries (one pass gives the total and the number of classes), and enumeration streams
+solutions from compiled code in batches. ``kernel=python`` is the readable pure-Python search of
+:mod:`~nqueens_cp.searches.bitboard`, also used for boards larger than the compiled kernel's
+``MAX_N``. numba is imported only when the compiled kernel is first used.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator
 
-from ..errors import BackendOptionError, BackendUnavailableError, NQueensError
+from ..errors import BackendUnavailableError, NQueensError
 from ..instance import Instance, Solution
+from ..searches.bitboard import bitboard_count, bitboard_solutions, row_masks
 from .base import Backend, OptionSpec
+from .limits import refuse_row_order_first
 
 if TYPE_CHECKING:
     from types import ModuleType
 
 #: Boards up to this size use the compiled kernel (kept equal to ``bitboard_kernel.MAX_N``;
-#: duplicated here so that choosing a kernel does not import numba).
+#: repeated here so that choosing a kernel does not import numba).
 COMPILED_MAX_N = 32
-
-
-def _row_masks(instance: Instance) -> list[int]:
-    """Per row, the columns a queen may take there: all of them, or the pre-placed one."""
-    full = (1 << instance.n) - 1
-    masks = [full] * instance.n
-    for row, col in instance.fixed:
-        masks[row] = 1 << col
-    return masks
-
 
 class BitboardBackend(Backend):
     name = "bitboard"
@@ -55,7 +42,7 @@ class BitboardBackend(Backend):
         if self.options["kernel"] != "compiled" or instance.n > COMPILED_MAX_N:
             return None
         try:
-            from . import bitboard_kernel
+            from ..searches import bitboard_kernel
         except ImportError as error:
             raise BackendUnavailableError(
                 f"backend bitboard: the compiled kernel needs numba ({error}); "
@@ -63,103 +50,49 @@ class BitboardBackend(Backend):
             ) from None
         return bitboard_kernel
 
+    def _batch_size(self, limit: int | None) -> int:
+        batch_size: int = self.options["batch_size"]
+        return batch_size if limit is None else max(1, min(batch_size, limit))
+
     def _solutions(self, instance: Instance, limit: int | None) -> Iterator[Solution]:
         kernel = self._kernel(instance)
         if kernel is None:
-            return self._python_solutions(instance)
-        batch_size: int = self.options["batch_size"]
-        if limit is not None:
-            batch_size = max(1, min(batch_size, limit))
-        solutions: Iterator[Solution] = kernel.iter_solutions(_row_masks(instance), batch_size)
+            return bitboard_solutions(instance)
+        solutions: Iterator[Solution] = kernel.iter_solutions(row_masks(instance), self._batch_size(limit))
         return solutions
+
+    def _first_solution(self, instance: Instance) -> Solution | None:
+        refuse_row_order_first(instance, "bitboard")
+        return super()._first_solution(instance)
 
     def _unique_solutions(self, instance: Instance, limit: int | None) -> Iterator[Solution]:
         kernel = self._kernel(instance)
         if kernel is None:
             return super()._unique_solutions(instance, limit)
-        batch_size: int = self.options["batch_size"]
-        if limit is not None:
-            batch_size = max(1, min(batch_size, limit))
-        solutions: Iterator[Solution] = kernel.iter_unique_solutions(instance.n, batch_size)
+        solutions: Iterator[Solution] = kernel.iter_unique_solutions(instance.n, self._batch_size(limit))
         return solutions
 
-    def _python_solutions(self, instance: Instance) -> Iterator[Solution]:
-        """The pure-Python search: an explicit stack of (row, free bits, columns, left, right)."""
-        n = instance.n
-        if n == 0:
-            yield ()
-            return
-        full = (1 << n) - 1
-        row_masks = _row_masks(instance)
-        cols: list[int] = [0] * n
-        # Explicit stack instead of recursion: (row, remaining free bits, columns, left, right).
-        stack = [(0, row_masks[0], 0, 0, 0)]
-        while stack:
-            row, free, columns, left, right = stack.pop()
-            if not free:
-                continue
-            bit = free & -free
-            stack.append((row, free ^ bit, columns, left, right))
-            cols[row] = bit.bit_length() - 1
-            if row == n - 1:
-                yield tuple(cols)
-                continue
-            next_columns = columns | bit
-            next_left = ((left | bit) << 1) & full
-            next_right = (right | bit) >> 1
-            next_free = row_masks[row + 1] & ~(next_columns | next_left | next_right)
-            stack.append((row + 1, next_free, next_columns, next_left, next_right))
-
-    def count(self, instance: Instance, *, limit: int | None = None, unique: bool = False) -> int:
-        """The number of solutions, or of symmetry classes with ``unique``; at most ``limit``.
-
-        With the compiled kernel an empty board is counted with the full symmetry group; pre-placed
-        queens or a limit use the plain compiled search (no symmetry is exact there).
-        """
-        if limit is not None and limit < 0:
-            raise BackendOptionError(f"limit must be >= 0, got {limit}")
-        if unique and instance.fixed:
-            raise NQueensError("unique (solutions up to symmetry) needs an instance with no pre-placed queens")
-        self.ensure_available()
+    def _count(self, instance: Instance, limit: int | None, unique: bool) -> int:
+        """With the compiled kernel an empty board is counted with the full symmetry group; pre-placed
+        queens or a limit use the plain compiled search (no symmetry is exact there)."""
         kernel = self._kernel(instance)
         if kernel is None:
             if unique or limit is not None:
-                return super().count(instance, limit=limit, unique=unique)
-            return self._python_count(instance)
+                return super()._count(instance, limit, unique)
+            return bitboard_count(instance)
         if limit is None and not instance.fixed:
             total, classes = kernel.count_symmetric(instance.n)
             return int(classes if unique else total)
         if unique:
-            return super().count(instance, limit=limit, unique=True)
-        return int(kernel.count_masked(_row_masks(instance), limit))
-
-    def _python_count(self, instance: Instance) -> int:
-        """The pure-Python count: recursion that counts the free squares of the last row."""
-        n = instance.n
-        if n == 0:
-            return 1
-        full = (1 << n) - 1
-        row_masks = _row_masks(instance)
-
-        def count_from(row: int, columns: int, left: int, right: int) -> int:
-            free = row_masks[row] & ~(columns | left | right)
-            if row == n - 1:
-                return bin(free).count("1")
-            total = 0
-            while free:
-                bit = free & -free
-                free ^= bit
-                total += count_from(row + 1, columns | bit, ((left | bit) << 1) & full, (right | bit) >> 1)
-            return total
-
-        return count_from(0, 0, 0, 0)
+            return super()._count(instance, limit, unique)
+        return int(kernel.count_masked(row_masks(instance), limit))
 
     def count_with_classes(self, instance: Instance) -> tuple[int, int]:
         """``(solutions, symmetry classes)`` of an empty board in one pass (OEIS A000170, A002562)."""
         if instance.fixed:
             raise NQueensError("counting symmetry classes needs an instance with no pre-placed queens")
         kernel = self._kernel(instance)
-        if kernel is None:
+        if kernel is None or instance.n == 0:
             return self.count(instance), self.count(instance, unique=True)
         total, classes = kernel.count_symmetric(instance.n)
         return int(total), int(classes)

@@ -1,10 +1,6 @@
-"""``sat``: a CNF over n*n Booleans, cardinality constraints from ``pysat.card``, PySAT solvers.
+"""``sat``: the CNF of :mod:`nqueens_cp.models.cnf`, solved and enumerated by PySAT's solvers.
 
-``q(r, c)`` (``IDPool`` key ``("q", r, c)``) is true when a queen stands on row ``r``, column
-``c``. Each row holds exactly one queen; each column, each up diagonal (``r + c`` constant) and
-each down diagonal (``r - c`` constant) holds at most one. ``CardEnc`` turns each of these into
-clauses with the chosen encoding (some add auxiliary variables). A pre-placed queen is a unit
-clause. Enumeration blocks each board found on its queen variables alone: the clause
+Enumeration blocks each board found on its queen variables alone: the clause
 ``¬q(0, c0) ∨ … ∨ ¬q(n-1, c_{n-1})``. Blocking on auxiliary variables too could let one board
 come back with other auxiliary values.
 """
@@ -12,22 +8,14 @@ come back with other auxiliary values.
 from __future__ import annotations
 
 import importlib.util
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Iterator, Sequence
+from typing import Iterator
 
-from ..errors import BackendOptionError, NQueensError
+from ..errors import BackendOptionError
 from ..instance import Instance, Solution
-from ..symmetry_breaking import add_cnf_lex_leader
-from .base import Backend, ModelSize, OptionSpec
-
-if TYPE_CHECKING:
-    from pysat.formula import CNF, IDPool
-
-#: PySAT ``EncType`` encodings that support a bound of 1 (``native`` needs a cardinality solver).
-ENCODINGS: tuple[str, ...] = (
-    "pairwise", "seqcounter", "sortnetwrk", "cardnetwrk", "bitwise",
-    "ladder", "totalizer", "mtotalizer", "kmtotalizer",
-)
+from ..models.cnf import DEFAULT_ENCODING, ENCODINGS, QueensCnf, build_cnf
+from ..models.geometry import ModelSize
+from .base import Backend, OptionSpec
+from .limits import check_fits, cnf_estimate
 
 #: PySAT solvers that take clauses after a solve call, which enumeration by blocking needs.
 ENUMERATING_SOLVERS: tuple[str, ...] = (
@@ -43,11 +31,9 @@ REFUSED_SOLVERS: dict[str, str] = {
     "minisatgh": "the GitHub MiniSat build is not compiled into this python-sat",
 }
 
-#: The fastest pair measured for enumeration (``benchmarks/bench_sat.py --grid``, README section
-#: "Choosing the SAT encoding and solver"): pairwise needs no auxiliary variables, so the formula
-#: is n*n variables and binary clauses only, which CaDiCaL 1.9.5 propagates fastest, and it stays
-#: fastest as the blocking clauses pile up (n = 10, 11, 12).
-DEFAULT_ENCODING = "pairwise"
+#: The solver of the fastest pair measured for enumeration (``benchmarks/bench_sat.py --grid``,
+#: README section "Choosing the SAT encoding and solver"): CaDiCaL 1.9.5 propagates the pairwise
+#: encoding's binary clauses fastest, and stays fastest as the blocking clauses pile up.
 DEFAULT_SOLVER = "cadical195"
 
 
@@ -71,84 +57,6 @@ def canonical_solver_name(name: str) -> str:
     )
 
 
-@dataclass(frozen=True)
-class QueensCnf:
-    """A built CNF and the map between squares and DIMACS variables."""
-
-    n: int
-    encoding: str
-    cnf: CNF
-    pool: IDPool
-
-    def queen(self, row: int, col: int) -> int:
-        """The DIMACS variable of square (row, col)."""
-        return int(self.pool.obj2id[("q", row, col)])
-
-    @property
-    def queen_variables(self) -> range:
-        """Variables 1..n*n are the squares, row by row: ``queen(r, c) == r*n + c + 1``."""
-        return range(1, self.n * self.n + 1)
-
-    def decode(self, model: Sequence[int]) -> Solution:
-        """The board a model (a list of signed literals) places: the true queen variables."""
-        n = self.n
-        cols = [-1] * n
-        for lit in model:
-            if 0 < lit <= n * n:
-                row, col = divmod(lit - 1, n)
-                cols[row] = col
-        return tuple(cols)
-
-    def size(self) -> ModelSize:
-        return ModelSize(self.cnf.nv, len(self.cnf.clauses), "clauses")
-
-
-def lines_of(n: int) -> Iterator[tuple[str, list[tuple[int, int]]]]:
-    """Every line of the board with its kind: rows, columns, up and down diagonals (squares in order)."""
-    for r in range(n):
-        yield "row", [(r, c) for c in range(n)]
-    for c in range(n):
-        yield "column", [(r, c) for r in range(n)]
-    for s in range(2 * n - 1):
-        yield "up", [(r, s - r) for r in range(n) if 0 <= s - r < n]
-    for d in range(-(n - 1), n):
-        yield "down", [(r, r - d) for r in range(n) if 0 <= r - d < n]
-
-
-def build_cnf(instance: Instance, encoding: str = DEFAULT_ENCODING, unique: bool = False) -> QueensCnf:
-    """The CNF of ``instance`` with cardinality ``encoding`` (built, not solved).
-
-    With ``unique``, lex-leader clauses keep one solution per symmetry class (the
-    lexicographically smallest image); see :mod:`nqueens_cp.symmetry_breaking`.
-    """
-    if encoding not in ENCODINGS:
-        raise BackendOptionError(f"unknown encoding {encoding!r} (choose from {', '.join(ENCODINGS)})")
-    from pysat.card import CardEnc, EncType
-    from pysat.formula import CNF, IDPool
-
-    n = instance.n
-    pool = IDPool()
-    for r in range(n):
-        for c in range(n):
-            pool.id(("q", r, c))  # squares first, so queen(r, c) == r*n + c + 1
-    cnf = CNF()
-    enc = getattr(EncType, encoding)
-    for kind, squares in lines_of(n):
-        lits = [pool.id(("q", r, c)) for r, c in squares]
-        if kind == "row":
-            cnf.extend(CardEnc.equals(lits=lits, bound=1, vpool=pool, encoding=enc).clauses)
-        elif len(lits) > 1:
-            cnf.extend(CardEnc.atmost(lits=lits, bound=1, vpool=pool, encoding=enc).clauses)
-    for r, c in instance.fixed:
-        cnf.append([pool.id(("q", r, c))])
-    if unique:
-        if instance.fixed:
-            raise NQueensError("unique (solutions up to symmetry) needs an instance with no pre-placed queens")
-        add_cnf_lex_leader(cnf, pool, n)
-    cnf.nv = max(cnf.nv, pool.top)
-    return QueensCnf(n, encoding, cnf, pool)
-
-
 class SatBackend(Backend):
     name = "sat"
     summary = "CNF over n*n Booleans with pysat.card encodings, solved and enumerated by PySAT"
@@ -161,9 +69,12 @@ class SatBackend(Backend):
         ),
     )
 
-    def model_size(self, instance: Instance) -> ModelSize:
-        self.ensure_available()
-        return build_cnf(instance, self.options["encoding"]).size()
+    def _build(self, instance: Instance, unique: bool) -> QueensCnf:
+        check_fits(cnf_estimate(instance, self.options["encoding"]), backend="sat")
+        return build_cnf(instance, self.options["encoding"], unique=unique)
+
+    def _model_size(self, instance: Instance, unique: bool) -> ModelSize:
+        return self._build(instance, unique).size()
 
     def _solutions(self, instance: Instance, limit: int | None) -> Iterator[Solution]:
         return self._search(instance, unique=False)
@@ -174,10 +85,7 @@ class SatBackend(Backend):
     def _search(self, instance: Instance, *, unique: bool) -> Iterator[Solution]:
         from pysat.solvers import Solver
 
-        if instance.n == 0:
-            yield ()
-            return
-        built = build_cnf(instance, self.options["encoding"], unique=unique)
+        built = self._build(instance, unique)
         n = instance.n
         with Solver(name=self.options["solver"], bootstrap_with=built.cnf.clauses) as solver:
             while solver.solve():

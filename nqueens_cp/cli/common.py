@@ -3,20 +3,51 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import Any, Callable
 
 from ..errors import InvalidInstanceError
 
+#: The backend options that have a flag of their own on the solving commands (others go by ``-O``).
+OPTION_FLAGS: dict[str, str] = {
+    "encoding": "--encoding",
+    "solver": "--solver",
+    "workers": "--workers",
+    "time_limit": "--time-limit",
+}
 
-def board_size(text: str) -> int:
-    """argparse type for N: an integer >= 0."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"N must be an integer, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"N must be >= 0, got {value}")
-    return value
+
+def integer(name: str, minimum: int | None = None) -> Callable[[str], int]:
+    """An argparse type for an integer called ``name`` (in its messages), at least ``minimum``."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{name} must be an integer, got {text!r}") from None
+        if minimum is not None and value < minimum:
+            raise argparse.ArgumentTypeError(f"{name} must be >= {minimum}, got {value}")
+        return value
+
+    return parse
+
+
+def number(name: str) -> Callable[[str], float]:
+    """An argparse type for a number called ``name`` that must be > 0 (seconds, megabytes)."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{name} must be a number, got {text!r}") from None
+        if not value > 0 or value == float("inf"):
+            raise argparse.ArgumentTypeError(f"{name} must be a number > 0, got {text!r}")
+        return value
+
+    return parse
+
+
+#: argparse type for N: an integer >= 0.
+board_size = integer("N", minimum=0)
 
 
 def placement(text: str) -> tuple[int, int]:
@@ -28,6 +59,15 @@ def placement(text: str) -> tuple[int, int]:
         return int(row), int(col)
     except ValueError:
         raise argparse.ArgumentTypeError(f"--fix takes ROW:COL (0-based integers), got {text!r}") from None
+
+
+def add_board_arguments(
+    parser: argparse.ArgumentParser, *, n_help: str = "board size (n >= 0)",
+    fix_help: str = "pre-place a queen (0-based)",
+) -> None:
+    """The instance every board command takes: ``N`` and any number of ``--fix R:C``."""
+    parser.add_argument("n", type=board_size, metavar="N", help=n_help)
+    parser.add_argument("--fix", type=placement, action="append", metavar="R:C", help=fix_help)
 
 
 def option_pair(text: str) -> tuple[str, str]:
@@ -43,20 +83,29 @@ def add_backend_options(
 ) -> None:
     """The backend options every solving command accepts (each goes to the chosen backend)."""
     group = parser.add_argument_group("backend options (passed to the backend, which checks them)")
-    group.add_argument("--encoding", help="sat: cardinality encoding (see `nqueens-cp backends`)")
-    group.add_argument("--solver", help="sat: PySAT solver name (see `nqueens-cp backends`)")
-    group.add_argument("--workers", type=int, metavar="W", help=workers_help)
-    group.add_argument("--time-limit", type=float, metavar="SECONDS", help="cpsat: time limit in seconds")
+    group.add_argument(OPTION_FLAGS["encoding"], help="sat: cardinality encoding (see `nqueens-cp backends`)")
+    group.add_argument(OPTION_FLAGS["solver"], help="sat: PySAT solver name (see `nqueens-cp backends`)")
+    group.add_argument(OPTION_FLAGS["workers"], type=integer("--workers", 1), metavar="W", help=workers_help)
+    group.add_argument(OPTION_FLAGS["time_limit"], type=number("--time-limit"), metavar="SECONDS",
+                       help="cpsat: time limit in seconds")
     group.add_argument(
         "-O", "--option", dest="extra_options", type=option_pair, action="append", default=None,
         metavar="KEY=VALUE", help="any other backend option, e.g. -O strategy=plain",
     )
+    group.add_argument(
+        "--max-model-mb", type=number("--max-model-mb"), metavar="MB",
+        help="refuse a model whose estimated memory is over MB (default: a quarter of this machine's "
+        "memory, at most 4096)",
+    )
 
 
 def backend_options(args: argparse.Namespace) -> dict[str, Any]:
-    """The backend options given on the command line, by backend option name."""
+    """The backend options given on the command line, by backend option name; applies ``--max-model-mb``."""
+    from ..backends.limits import set_budget_mb
+
+    set_budget_mb(getattr(args, "max_model_mb", None))
     options: dict[str, Any] = {}
-    for name in ("encoding", "solver", "workers", "time_limit"):
+    for name in OPTION_FLAGS:
         value = getattr(args, name, None)
         if value is not None:
             options[name] = value

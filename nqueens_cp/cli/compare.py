@@ -193,8 +193,8 @@ def run(args: argparse.Namespace) -> int:
     from ..harness.results import ComparisonResults
     from ..harness.runner import RunRequest, default_memory_limit_mb
     from ..harness.tasks import make_task
+    from ..progress import Progress
     from ..reports.files import OutputFiles
-    from .progress import ProgressBar
 
     memory_limit = args.memory_limit if args.memory_limit is not None else default_memory_limit_mb()
     if args.unique and args.task != "all":
@@ -231,10 +231,14 @@ def run(args: argparse.Namespace) -> int:
         timeout=args.timeout, store_limit=args.store_limit, baseline=baseline, command=command,
         memory_limit_mb=memory_limit,
     )
-    bar = ProgressBar(sys.stderr)
+    bar: Progress | None = None
 
     def progress(done: int, total: int, run: RunRequest) -> None:
-        bar.update(done, total, f"n={run.instance.n} {run.config.label} rep {run.repetition + 1}")
+        nonlocal bar
+        if bar is None:
+            bar = Progress(sys.stderr, total, unit="run")
+        bar.advance_to(done)
+        bar.label(f"n={run.instance.n} {run.config.label} rep {run.repetition + 1}")
 
     warned: list[OSError] = []
 
@@ -252,7 +256,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         results = run_comparison(request, on_progress=progress, on_checkpoint=checkpoint)
     finally:
-        bar.close()
+        if bar is not None:
+            bar.close()
     rendered = outputs.render(results, args.format)
     sys.stdout.write(rendered[0])  # first: the report is not lost if the files cannot be written
     sys.stdout.flush()

@@ -9,7 +9,8 @@ from typing import Any
 from ..checker import solution_problems
 from ..errors import ModelFileError
 from ..instance import Instance
-from .common import board_size, check_placements, placement
+from .common import add_board_arguments, check_placements
+from .output import draw_queens
 
 
 def add_parser(subparsers: Any) -> None:
@@ -21,12 +22,9 @@ def add_parser(subparsers: Any) -> None:
         "Prints the board and checks it with the independent checker. Exit status: 0 valid, 1 invalid "
         "or unsatisfiable, 2 unreadable.",
     )
-    parser.add_argument("n", type=board_size, metavar="N", help="board size the CNF was exported for")
+    add_board_arguments(parser, n_help="board size the CNF was exported for",
+                        fix_help="a pre-placed queen the CNF was exported with (checked on the board)")
     parser.add_argument("file", metavar="FILE", help="the solver's output ('-' for stdin)")
-    parser.add_argument(
-        "--fix", type=placement, action="append", metavar="R:C",
-        help="a pre-placed queen the CNF was exported with (checked on the board)",
-    )
     parser.set_defaults(run=run)
 
 
@@ -58,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
     if board.solution is not None:
         print(" ".join(map(str, board.solution)))
         problems = solution_problems(instance, board.solution)
-    print(board.draw())
+    print(draw_queens(board.n, board.queens))
     if problems:
         for problem in problems:
             sys.stderr.write(f"invalid: {problem}\n")

@@ -6,10 +6,10 @@ import argparse
 import sys
 from typing import Any
 
-from ..backends.sat import ENCODINGS
 from ..errors import ModelFileError
 from ..instance import Instance
-from .common import board_size, check_placements, placement
+from ..models.cnf import ENCODINGS
+from .common import add_board_arguments, check_placements
 
 #: Kept here (not imported from the writers) so that ``--help`` imports nothing heavy.
 FORMAT_CHOICES = ("dimacs", "cpsat", "minizinc", "opb")
@@ -24,14 +24,11 @@ def add_parser(subparsers: Any) -> None:
         "opb (pseudo-Boolean). In dimacs and opb, square (r, c) is variable r*N + c + 1. "
         "See models/README.md.",
     )
-    parser.add_argument("n", type=board_size, metavar="N", help="board size (n >= 0)")
+    add_board_arguments(parser)
     parser.add_argument("--format", required=True, choices=FORMAT_CHOICES, help="output format")
     parser.add_argument(
         "--encoding", choices=ENCODINGS, metavar="E",
         help=f"dimacs only: cardinality encoding (default seqcounter; one of {', '.join(ENCODINGS)})",
-    )
-    parser.add_argument(
-        "--fix", type=placement, action="append", metavar="R:C", help="pre-place a queen (0-based)"
     )
     parser.add_argument("-o", "--output", metavar="FILE", help="write to FILE (atomically) instead of stdout")
     parser.set_defaults(run=run)

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
-from typing import Any, TextIO
+from typing import Any
 
 from ..backends.registry import create_backend
-from ..instance import Instance, Solution
-from .common import add_backend_options, backend_options, board_size, check_placements, placement
+from ..instance import Instance
+from .common import add_backend_options, add_board_arguments, backend_options, check_placements, integer
+from .output import emit_solution
 from .split_run import WORKERS_HELP, add_parallel_arguments, run_split, wants_split
 
 
@@ -19,42 +19,20 @@ def add_parser(subparsers: Any) -> None:
         help="find the first solution, all solutions, or their count",
         description="Solve one N-Queens instance. Default: print the first solution.",
     )
-    parser.add_argument("n", type=board_size, metavar="N", help="board size (n >= 0)")
+    add_board_arguments(parser)
     parser.add_argument("--backend", default="backtrack", help="backend name (default: backtrack)")
     what = parser.add_mutually_exclusive_group()
     what.add_argument("--all", action="store_true", help="stream every solution, one per line")
     what.add_argument("--count", action="store_true", help="print the number of solutions")
-    parser.add_argument("--limit", type=int, metavar="K", help="stop after K solutions")
+    parser.add_argument("--limit", type=integer("--limit", 0), metavar="K", help="stop after K solutions")
     parser.add_argument(
         "--unique", action="store_true", help="one solution per class of the square's 8 symmetries"
-    )
-    parser.add_argument(
-        "--fix", type=placement, action="append", metavar="R:C", help="pre-place a queen (0-based)"
     )
     parser.add_argument("--show", action="store_true", help="draw each board under its tuple")
     parser.add_argument("--format", choices=("text", "jsonl"), default="text", help="output format")
     add_backend_options(parser, workers_help=WORKERS_HELP)
     add_parallel_arguments(parser)
     parser.set_defaults(run=run)
-
-
-def format_solution(solution: Solution, output_format: str) -> str:
-    """One solution as a line: columns separated by spaces, or a JSON array."""
-    if output_format == "jsonl":
-        return json.dumps(list(solution))
-    return " ".join(map(str, solution))
-
-
-def draw_board(solution: Solution) -> str:
-    """The board as rows of ``Q`` and ``.``."""
-    n = len(solution)
-    return "\n".join(" ".join("Q" if c == col else "." for c in range(n)) for col in solution)
-
-
-def _emit(solution: Solution, args: argparse.Namespace, out: TextIO) -> None:
-    out.write(format_solution(solution, args.format) + "\n")
-    if args.show and args.format == "text":
-        out.write(draw_board(solution) + "\n\n")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -72,10 +50,18 @@ def run(args: argparse.Namespace) -> int:
     if args.count:
         print(backend.count(instance, limit=args.limit, unique=args.unique))
         return 0
-    limit = args.limit if args.all else 1 if args.limit is None else min(args.limit, 1)
+    if args.all:
+        solutions = backend.solutions(instance, limit=args.limit, unique=args.unique)
+    elif args.limit == 0:
+        solutions = iter(())
+    elif args.unique:  # the first representative of a symmetry class
+        solutions = backend.solutions(instance, limit=1, unique=True)
+    else:
+        first = backend.first_solution(instance)
+        solutions = iter(() if first is None else (first,))
     found = 0
-    for solution in backend.solutions(instance, limit=limit, unique=args.unique):
-        _emit(solution, args, out)
+    for solution in solutions:
+        emit_solution(solution, out, output_format=args.format, show=args.show)
         found += 1
     out.flush()
     if found == 0:

@@ -12,6 +12,8 @@ from typing import Any
 
 from ..errors import NQueensError, SubProblemError
 from ..instance import Instance
+from .common import integer
+from .output import emit_solution
 
 #: ``--workers`` help on ``solve``: the flag has two meanings, told apart by the task.
 WORKERS_HELP = (
@@ -28,16 +30,6 @@ SPLIT_FLAGS = {
     "checkpoint": "--checkpoint",
     "retries": "--retries",
 }
-
-
-def _non_negative(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be >= 0, got {value}")
-    return value
 
 
 def add_parallel_arguments(parser: argparse.ArgumentParser) -> None:
@@ -61,7 +53,7 @@ def add_parallel_arguments(parser: argparse.ArgumentParser) -> None:
     )
     group.add_argument(
         "--split-depth",
-        type=_non_negative,
+        type=integer("--split-depth", 0),
         metavar="K",
         help="fix the queens of the first K rows in each sub-problem (default: the checkpoint's "
         "depth when resuming, else the smallest K giving at least 16 sub-problems per worker)",
@@ -75,7 +67,7 @@ def add_parallel_arguments(parser: argparse.ArgumentParser) -> None:
     )
     group.add_argument(
         "--retries",
-        type=_non_negative,
+        type=integer("--retries", 0),
         default=None,
         metavar="R",
         help="retry a failing sub-problem up to R times (default 2), then stop with exit status 1 "
@@ -99,7 +91,6 @@ def wants_split(args: argparse.Namespace) -> bool:
 def run_split(args: argparse.Namespace, instance: Instance, options: dict[str, Any]) -> int:
     """Run ``solve --count`` / ``--all`` as a split run; returns the exit status."""
     from ..parallel import ParallelConfig, SplitRun
-    from .solve import _emit
 
     if args.limit is not None:
         raise NQueensError("--limit cannot be combined with a split run (--workers > 1, --split-depth, ...)")
@@ -146,7 +137,7 @@ def run_split(args: argparse.Namespace, instance: Instance, options: dict[str, A
             return 0
         found = 0
         for solution in run.solutions():
-            _emit(solution, args, out)
+            emit_solution(solution, out, output_format=args.format, show=args.show)
             found += 1
         out.flush()
     except SubProblemError as error:

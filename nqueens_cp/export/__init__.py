@@ -1,4 +1,6 @@
-"""Exporting the models (DIMACS, CP-SAT text, MiniZinc, OPB), reading solver answers back, and size formulas.
+"""Exporting the models (DIMACS, CP-SAT text, MiniZinc, OPB) and reading solver answers back.
+
+The models themselves, and their sizes, are in :mod:`nqueens_cp.models`.
 
 >>> from nqueens_cp import Instance
 >>> from nqueens_cp.export import export_model
@@ -9,7 +11,6 @@
 from __future__ import annotations
 
 from .decode import Board, SolverAnswer, board_from_literals, parse_solver_output
-from .formulas import CLOSED_FORMS, Cost, Poly, atmost_one_cost, closed_form, cnf_size
 from .writers import (
     FORMAT_SUFFIXES,
     FORMATS,
@@ -22,17 +23,11 @@ from .writers import (
 )
 
 __all__ = [
-    "CLOSED_FORMS",
     "FORMATS",
     "FORMAT_SUFFIXES",
     "Board",
-    "Cost",
-    "Poly",
     "SolverAnswer",
-    "atmost_one_cost",
     "board_from_literals",
-    "closed_form",
-    "cnf_size",
     "cpsat_text",
     "dimacs_text",
     "export_model",

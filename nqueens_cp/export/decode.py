@@ -100,13 +100,6 @@ class Board:
     solution: Solution | None
     problems: tuple[str, ...]
 
-    def draw(self) -> str:
-        """The board as rows of ``Q`` and ``.``."""
-        placed = set(self.queens)
-        return "\n".join(
-            " ".join("Q" if (r, c) in placed else "." for c in range(self.n)) for r in range(self.n)
-        )
-
 
 def board_from_literals(instance: Instance, literals: tuple[int, ...] | list[int]) -> Board:
     """The board the true square variables of ``literals`` place on ``instance``'s n x n board."""

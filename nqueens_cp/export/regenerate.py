@@ -16,8 +16,8 @@ import argparse
 from pathlib import Path
 from typing import Sequence
 
-from ..backends.sat import ENCODINGS
 from ..instance import Instance
+from ..models.cnf import ENCODINGS
 from .writers import FORMAT_SUFFIXES, export_model, write_text_atomic
 
 __all__ = ["EXAMPLE_N", "example_models", "main", "regenerate"]

@@ -3,10 +3,12 @@
 A worker that does not answer within the timeout is killed and the run recorded as
 ``timeout``; a worker whose resident memory grows past the memory limit (watched every
 :data:`MEMORY_POLL` seconds, with an address-space ``RLIMIT_AS`` backstop against a sudden huge
-allocation) is killed and recorded as ``oom`` (out of memory); a worker that raises, calls ``os._exit`` or dies from a signal (a crash inside a
-native solver) is recorded as ``error`` with the reason; either way the next run goes on. Once
+allocation) is killed and recorded as ``oom`` (out of memory); a worker that raises, calls
+``os._exit`` or dies from a signal (a crash inside a native solver) is recorded as ``error`` with the reason; either way the next run goes on. Once
 a configuration timed out at some board size, its remaining repetitions there and every larger
-board size are recorded as ``skipped`` without running; the same after running out of memory.
+board size are recorded as ``skipped`` without running; the same after running out of memory,
+and after a run the backend refused up front (``ModelTooLargeError``: a model over the memory
+budget, a search that cannot reach n).
 
 Start method: on Linux workers are *forked*, which is fast (no re-import per run) and means a
 backend registered at run time (``register_backend`` in a test) is visible in the worker as it
@@ -37,7 +39,7 @@ EXIT_GRACE = 5.0
 #: Seconds between two looks at a worker's resident memory.
 MEMORY_POLL = 0.05
 #: Statuses after which a configuration is skipped at larger board sizes.
-GAVE_UP = {"timeout": "timed out", "oom": "out of memory"}
+GAVE_UP = {"timeout": "timed out", "oom": "out of memory", "skipped": "refused"}
 
 
 def default_memory_limit_mb() -> int:
@@ -167,6 +169,8 @@ class Runner:
                 return RunResult(record("error", _death_reason(process.exitcode)))
             if kind == "oom":
                 return RunResult(record("oom", f"out of memory: {payload}"))
+            if kind == "refused":
+                return RunResult(record("skipped", f"refused: {payload}"))
             if kind != "ok":
                 return RunResult(record("error", str(payload)))
             report: WorkerReport = payload
@@ -229,8 +233,9 @@ def run_plan(
     *,
     on_start: Callable[[int, RunRequest], None] | None = None,
 ) -> Iterator[RunResult]:
-    """Run ``requests`` in order, yielding each result; skip a configuration after its first timeout."""
-    # configuration label -> the instance it timed out (or ran out of memory) on, and which
+    """Run ``requests`` in order, yielding each result; skip a configuration after its first timeout,
+    out-of-memory or refusal."""
+    # configuration label -> the instance it timed out on (ran out of memory, was refused), and which
     timed_out: dict[str, tuple[Instance, str]] = {}
     for index, request in enumerate(requests):
         label, instance = request.config.label, request.instance

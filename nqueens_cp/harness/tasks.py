@@ -14,7 +14,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any, ClassVar, Iterator, Mapping, Sequence
 
-from ..backends.base import Backend
+from ..backends.base import Backend, ModelSize
 from ..checker import solution_problems
 from ..errors import NQueensError
 from ..instance import Instance, Solution
@@ -70,6 +70,10 @@ class Task(ABC):
         """Why ``solution`` is not an acceptable answer (empty when it is): the independent checker."""
         return solution_problems(instance, solution)
 
+    def model_size(self, backend: Backend, instance: Instance) -> ModelSize | None:
+        """The size of the model the backend builds for this task's runs."""
+        return backend.model_size(instance)
+
     def parameters(self) -> tuple[tuple[str, Any], ...]:
         """The task's parameters, for saved results and the command line."""
         return ()
@@ -106,6 +110,9 @@ class AllSolutions(Task):
             return None
         return known_count(instance.n, unique=self.unique)
 
+    def model_size(self, backend: Backend, instance: Instance) -> ModelSize | None:
+        return backend.model_size(instance, unique=self.unique)
+
     def solution_problems(self, instance: Instance, solution: Sequence[int]) -> list[str]:
         problems = super().solution_problems(instance, solution)
         if self.unique and not problems and not is_canonical(tuple(solution)):
@@ -114,6 +121,13 @@ class AllSolutions(Task):
 
     def parameters(self) -> tuple[tuple[str, Any], ...]:
         return (("unique", self.unique),)
+
+
+def first_solution_of(backend: Backend, instance: Instance) -> Iterator[Solution]:
+    """The backend's first-solution search, as the iterator a task yields (empty when there is none)."""
+    solution = backend.first_solution(instance)
+    if solution is not None:
+        yield solution
 
 
 @dataclass(frozen=True)
@@ -135,7 +149,7 @@ class FirstSolution(Task):
         return (Instance(n),)
 
     def solutions(self, backend: Backend, instance: Instance) -> Iterator[Solution]:
-        return backend.solutions(instance, limit=1)
+        return first_solution_of(backend, instance)
 
     def expected_count(self, instance: Instance) -> int | None:
         if instance.fixed:
@@ -178,7 +192,7 @@ class Completion(Task):
         return completion_instances(n, self.preplaced, self.instances_per_n, self.seed)
 
     def solutions(self, backend: Backend, instance: Instance) -> Iterator[Solution]:
-        return backend.solutions(instance, limit=1)
+        return first_solution_of(backend, instance)
 
     def expected_count(self, instance: Instance) -> int | None:
         return None

@@ -27,8 +27,9 @@ from itertools import islice
 from typing import Any
 
 from ..backends.base import Backend, ModelSize
+from ..errors import ModelTooLargeError
+from ..fingerprint import FingerprintAccumulator
 from ..instance import Instance, Solution
-from .fingerprint import FingerprintAccumulator
 from .tasks import Task
 
 #: Solutions pulled from a backend between two pauses of the clock.
@@ -87,7 +88,7 @@ def execute(job: WorkerJob) -> WorkerReport:
     for _ in job.task.solutions(backend, WARM_UP):  # imports, lazy set-up, JIT loading: untimed
         pass
     instance = job.instance
-    model_size = backend.model_size(instance)
+    model_size = job.task.model_size(backend, instance)
 
     fingerprint = FingerprintAccumulator()
     stored: list[Solution] = []
@@ -186,8 +187,10 @@ def _limit_address_space(limit_bytes: int) -> None:
 def worker_main(
     connection: Any, job: WorkerJob, parent: int | None = None, memory_limit: int | None = None
 ) -> None:
-    """Entry point of a worker process: run ``job``, send ``("ok", report)``, ``("oom", reason)``
-    (a ``MemoryError`` under the address-space backstop of ``memory_limit`` bytes) or ``("error", reason)``."""
+    """Entry point of a worker process: run ``job``, send ``("ok", report)``, ``("refused", reason)``
+    (the backend declined the instance up front: too large a model, a search that cannot reach it),
+    ``("oom", reason)`` (a ``MemoryError`` under the address-space backstop of ``memory_limit``
+    bytes) or ``("error", reason)``."""
     if parent is not None:
         _die_with_parent(parent)
     if memory_limit is not None:
@@ -198,6 +201,8 @@ def worker_main(
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})  # blocked while forking
     try:
         message: tuple[str, Any] = ("ok", execute(job))
+    except ModelTooLargeError as error:
+        message = ("refused", str(error))
     except MemoryError as error:
         message = ("oom", describe_exception(error))
     except BaseException as error:

@@ -40,14 +40,14 @@ from ..backends.registry import create_backend, parse_config
 from ..errors import CheckpointError, InvalidArgumentError, NQueensError, SubProblemError, WrongCountError
 from ..instance import Instance, Solution
 from ..oeis import A000170, A002562
+from ..progress import Progress
 from .checkpoint import CheckpointStore, MemoryStore, ResultStore, read_header
 from .executors import EXECUTOR_NAMES, TaskExecutor, make_executor
-from .progress import ProgressBar
 from .split import SplitPlan, SubProblem, default_depth, expand, split_instance
 from .tasks import SubResult, SubTask
 
 if TYPE_CHECKING:
-    from ..harness.fingerprint import Fingerprint
+    from ..fingerprint import Fingerprint
 
 
 @dataclass(frozen=True)
@@ -304,7 +304,7 @@ class SplitRun:
             depth = self._depth_from_checkpoint()
         executor: TaskExecutor | None = None
         store: ResultStore | None = None
-        bar: ProgressBar | None = None
+        bar: Progress | None = None
         try:
             if depth is None:
                 executor = self._make_executor()
@@ -328,8 +328,7 @@ class SplitRun:
                 return
             if executor is None:
                 executor = self._make_executor()
-            if self.progress is not None:
-                bar = ProgressBar(self.progress, len(plan), len(done))
+            bar = Progress(self.progress, len(plan), done=len(done), unit="sub-problem")
             attempts: dict[tuple[int, bool], int] = {}
             failed: list[str] = []
             unconfirmed: dict[int, SubResult] = {}  # verify: the first of the two counts to arrive
@@ -346,14 +345,11 @@ class SplitRun:
                             self.notify(f"{failed[-1]}; finishing the other sub-problems")
                         continue
                     if self.notify is not None:
-                        if bar is not None:
-                            bar.clear()
-                        self.notify(
-                            f"sub-problem {sub.label()} failed ({outcome.error}); "
-                            f"retrying (attempt {tries + 1} of {self.config.max_attempts})"
-                        )
-                        if bar is not None:
-                            bar.draw()
+                        with bar.paused():
+                            self.notify(
+                                f"sub-problem {sub.label()} failed ({outcome.error}); "
+                                f"retrying (attempt {tries + 1} of {self.config.max_attempts})"
+                            )
                     queue.append(outcome.task)
                     continue
                 result = outcome.result
@@ -364,8 +360,7 @@ class SplitRun:
                     result = confirmed
                 solved = self._solved(sub, result, False)
                 store.record(sub, result)
-                if bar is not None:
-                    bar.advance()
+                bar.advance()
                 yield solved
             if failed:
                 raise SubProblemError(self._failure_message(failed, len(store.done())))
@@ -521,10 +516,10 @@ class SplitRun:
     def fingerprint(self) -> Fingerprint:
         """The fingerprint of every solution (needs ``enumerate=True``), merged sub-problem by sub-problem.
 
-        Fingerprints add over disjoint collections (see :mod:`nqueens_cp.harness.fingerprint`), so
+        Fingerprints add over disjoint collections (see :mod:`nqueens_cp.fingerprint`), so
         this equals the fingerprint of a serial enumeration, whatever the split and the order.
         """
-        from ..harness.fingerprint import Fingerprint, fingerprint_of
+        from ..fingerprint import Fingerprint, fingerprint_of
 
         if not self.enumerate:
             raise NQueensError("fingerprint() needs a run made with enumerate=True")

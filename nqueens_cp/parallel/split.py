@@ -35,6 +35,7 @@ from typing import Iterable, Iterator
 
 from ..errors import NQueensError
 from ..instance import Instance, Solution
+from ..symmetry import MIRROR_IMAGE
 
 
 @dataclass(frozen=True)
@@ -93,10 +94,9 @@ class SplitPlan:
         return sum((sub.weight if weighted else 1) * seen[sub.index] for sub in self.subproblems)
 
 
-def mirror(solution: Solution) -> Solution:
-    """``solution`` reflected left to right: column ``c`` becomes ``n - 1 - c``."""
-    last = len(solution) - 1
-    return tuple(last - col for col in solution)
+#: ``solution`` reflected left to right (column ``c`` becomes ``n - 1 - c``): the symmetry of
+#: :mod:`nqueens_cp.symmetry` that maps the left half of the first row onto the right half.
+mirror = MIRROR_IMAGE.apply
 
 
 def expand(subproblem: SubProblem, solutions: Iterable[Solution]) -> Iterator[Solution]:

@@ -8,9 +8,9 @@ from nqueens_cp.backends.registry import create_backend
 from nqueens_cp.cli import main
 from nqueens_cp.errors import NQueensError
 from nqueens_cp.instance import Instance
+from nqueens_cp.models.lex_leader import cpsat_lex_leader_size
 from nqueens_cp.oeis import A002562
-from nqueens_cp.symmetry import TRANSFORMS, canonical, is_canonical
-from nqueens_cp.symmetry_breaking import SYMMETRIES, cpsat_lex_leader_size
+from nqueens_cp.symmetry import SYMMETRIES, canonical, is_canonical
 
 from .conftest import SEARCH_CONFIGS
 
@@ -37,11 +37,27 @@ def test_every_class_keeps_its_canonical_member() -> None:
     assert set(create_backend("cpsat").solutions(Instance(8), unique=True)) == classes
 
 
-def test_symmetry_table_matches_the_transforms() -> None:
+#: The square's symmetries written as maps of squares, independently of nqueens_cp.symmetry.
+GEOMETRY = {
+    "identity": lambda n, r, c: (r, c),
+    "mirror": lambda n, r, c: (r, n - 1 - c),
+    "flip": lambda n, r, c: (n - 1 - r, c),
+    "rotate180": lambda n, r, c: (n - 1 - r, n - 1 - c),
+    "transpose": lambda n, r, c: (c, r),
+    "rotate90": lambda n, r, c: (c, n - 1 - r),
+    "rotate270": lambda n, r, c: (n - 1 - c, r),
+    "antitranspose": lambda n, r, c: (n - 1 - c, n - 1 - r),
+}
+
+
+def test_symmetry_table_is_the_square_s_geometry() -> None:
+    assert [sym.name for sym in SYMMETRIES] == list(GEOMETRY)
     for sol in _all_solutions(8):
-        for sym, transform in zip(SYMMETRIES, TRANSFORMS[1:], strict=True):
-            image = transform(sol)
+        for sym in SYMMETRIES:
+            moved = dict(GEOMETRY[sym.name](8, r, c) for r, c in enumerate(sol))
+            image = tuple(moved[r] for r in range(8))
             assert sym.apply(sol) == image, sym.name
+            assert {sym.map_square(8, r, c) for r, c in enumerate(sol)} == set(enumerate(image)), sym.name
             for i in range(8):
                 for c in range(8):
                     row, col = sym.square(8, i, c)
@@ -50,7 +66,7 @@ def test_symmetry_table_matches_the_transforms() -> None:
 
 @pytest.mark.parametrize("n", [2, 5, 8])
 def test_cpsat_unique_model_has_the_lex_leader_constraints(n: int) -> None:
-    from nqueens_cp.backends.cpsat import build_cpsat_model
+    from nqueens_cp.models.cpsat import build_cpsat_model
 
     plain = build_cpsat_model(Instance(n))
     unique = build_cpsat_model(Instance(n), unique=True)
@@ -66,7 +82,7 @@ def test_cpsat_unique_model_has_the_lex_leader_constraints(n: int) -> None:
 
 
 def test_cpsat_lex_leader_size_of_trivial_boards() -> None:
-    from nqueens_cp.backends.cpsat import build_cpsat_model
+    from nqueens_cp.models.cpsat import build_cpsat_model
 
     for n in (0, 1):
         assert cpsat_lex_leader_size(n) == (0, 0)
@@ -77,7 +93,7 @@ def test_cpsat_lex_leader_size_of_trivial_boards() -> None:
 def test_cnf_unique_clauses_accept_exactly_the_canonical_boards(n: int) -> None:
     from pysat.solvers import Solver
 
-    from nqueens_cp.backends.sat import build_cnf
+    from nqueens_cp.models.cnf import build_cnf
 
     plain = build_cnf(Instance(n))
     unique = build_cnf(Instance(n), unique=True)
@@ -92,8 +108,8 @@ def test_cnf_unique_clauses_accept_exactly_the_canonical_boards(n: int) -> None:
 
 
 def test_unique_with_pre_placed_queens_is_refused() -> None:
-    from nqueens_cp.backends.cpsat import build_cpsat_model
-    from nqueens_cp.backends.sat import build_cnf
+    from nqueens_cp.models.cnf import build_cnf
+    from nqueens_cp.models.cpsat import build_cpsat_model
 
     instance = Instance(8, {0: 0})
     for name, options in SEARCH_CONFIGS:

@@ -6,63 +6,25 @@ constraints state exactly that, inside the model: ``q <=lex g(q)`` for each of t
 ``g`` other than the identity. Every class keeps exactly one member, the same one
 :func:`nqueens_cp.symmetry.canonical` picks, so the models' solution sets equal the canonical filter.
 
-Each symmetry is described by three flags: ``g(q)[i] = m(v[j])`` where ``v`` is ``q`` or its
-inverse permutation ``p`` (``p[q[i]] == i``; a solution is a permutation), ``j`` is ``i`` or
-``n-1-i`` and ``m`` is the identity or ``x -> n-1-x``. Equivalently, ``g(q)[i] == c`` holds
-exactly when a queen stands on one square, :meth:`Symmetry.square`, which is how the CNF reads it.
+Each symmetry is ``g(q)[i] = m(v[j])`` as defined in :mod:`nqueens_cp.symmetry`: ``v`` is ``q``
+or its inverse permutation ``p``, ``j`` is ``i`` or ``n-1-i`` and ``m`` is the identity or
+``x -> n-1-x``. Equivalently, ``g(q)[i] == c`` holds exactly when a queen stands on one square,
+:meth:`~nqueens_cp.symmetry.Symmetry.square`, which is how the CNF reads it.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Sequence
 
-from .instance import Solution
+from ..symmetry import SYMMETRIES, Symmetry
 
 if TYPE_CHECKING:
     from ortools.sat.python import cp_model
     from pysat.formula import CNF, IDPool
 
 
-@dataclass(frozen=True)
-class Symmetry:
-    """One symmetry of the square acting on solutions: ``g(q)[i] = m(v[j])`` as described above."""
-
-    name: str
-    inverse: bool  # v is the inverse permutation p instead of q
-    reverse: bool  # j = n-1-i instead of i
-    mirror: bool  # m(x) = n-1-x instead of x
-
-    def apply(self, sol: Solution) -> Solution:
-        """The image of ``sol`` (a full solution) under this symmetry."""
-        n = len(sol)
-        source = list(sol)
-        if self.inverse:
-            source = [0] * n
-            for row, col in enumerate(sol):
-                source[col] = row
-        if self.reverse:
-            source.reverse()
-        return tuple(n - 1 - v if self.mirror else v for v in source)
-
-    def square(self, n: int, i: int, c: int) -> tuple[int, int]:
-        """The square (row, col) whose queen means ``g(q)[i] == c``."""
-        j = n - 1 - i if self.reverse else i
-        v = n - 1 - c if self.mirror else c
-        # v[j] == value: for q that is the queen (j, value); for p it is the queen (value, j).
-        return (v, j) if self.inverse else (j, v)
-
-
-#: The 7 symmetries other than the identity, in the order of ``nqueens_cp.symmetry.TRANSFORMS[1:]``.
-SYMMETRIES: tuple[Symmetry, ...] = (
-    Symmetry("mirror", inverse=False, reverse=False, mirror=True),
-    Symmetry("flip", inverse=False, reverse=True, mirror=False),
-    Symmetry("rotate180", inverse=False, reverse=True, mirror=True),
-    Symmetry("transpose", inverse=True, reverse=False, mirror=False),
-    Symmetry("rotate90", inverse=True, reverse=False, mirror=True),
-    Symmetry("rotate270", inverse=True, reverse=True, mirror=False),
-    Symmetry("antitranspose", inverse=True, reverse=True, mirror=True),
-)
+#: The 7 symmetries other than the identity, from :data:`nqueens_cp.symmetry.SYMMETRIES`.
+NON_IDENTITY: tuple[Symmetry, ...] = SYMMETRIES[1:]
 
 
 # -- CP-SAT ---------------------------------------------------------------------------------------
@@ -116,7 +78,7 @@ def add_cpsat_lex_leader(model: cp_model.CpModel, queens: Sequence[cp_model.IntV
         return
     inverse = [model.new_int_var(0, n - 1, f"p{col}") for col in range(n)]
     model.add_inverse(list(queens), inverse)
-    for sym in SYMMETRIES:
+    for sym in NON_IDENTITY:
         source = inverse if sym.inverse else list(queens)
         image: list[cp_model.LinearExprT] = []
         for i in range(n):
@@ -170,7 +132,7 @@ def add_cnf_lex_leader(cnf: CNF, pool: IDPool, n: int) -> None:
             rest = [q(i, c)] if c == n - 1 else [q(i, c), ge(i, c + 1)]
             clauses.append(_clause(-ge(i, c), *rest))
             clauses.extend(_clause(-lit, ge(i, c)) for lit in rest)
-    for s, sym in enumerate(SYMMETRIES):
+    for s, sym in enumerate(NON_IDENTITY):
         guard: int | None = None  # same(s, 0) is true: no literal
         for i in range(n):
             pre = [] if guard is None else [-guard]

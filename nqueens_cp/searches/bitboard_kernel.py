@@ -29,12 +29,16 @@ Three kinds of kernel:
 
   One pass gives both numbers: the classes (OEIS A002562) and ``8*c8 + 4*c4 + 2*c2`` solutions
   (OEIS A000170).
-* **Plain counting** (``count_masked``) with a per-row mask of allowed columns, for boards with
-  pre-placed queens (no symmetry is exact there) and for counts with a limit.
-* **Enumeration in batches** (``iter_solutions``, ``iter_unique_solutions``): resumable
-  explicit-stack searches that fill a fixed-size array with up to ``batch_size`` solutions, keep
-  their whole search state in small arrays, and return; Python turns each batch into tuples and
-  calls again. Memory stays bounded however many solutions there are.
+* **Plain search** with a per-row mask of allowed columns (``count_masked``, ``iter_solutions``),
+  for boards with pre-placed queens (no symmetry is exact there) and for counts with a limit.
+
+Two drivers run these searches, ``_masked_search`` and ``_symmetric_search``; each counts when it
+is given an output array of zero rows and otherwise enumerates in batches: resumable
+explicit-stack searches that fill a fixed-size array with up to ``batch_size`` solutions, keep
+their whole search state in small arrays, and return; Python turns each batch into tuples and
+calls again, so memory stays bounded however many solutions there are. The depth-first step
+itself (take the lowest free square, work out the next row's attacks) is written once, in the
+inlined helpers ``_take`` and ``_push``.
 """
 
 from __future__ import annotations
@@ -46,6 +50,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..instance import Solution
+from ..symmetry import INVERSE, MIRROR, REVERSE
 
 #: The largest board the compiled kernels accept (a mask of n bits, shifted once, fits in int64).
 MAX_N = 32
@@ -60,6 +65,11 @@ _F = TypeVar("_F", bound=Callable[..., Any])
 def _compiled(func: _F) -> _F:
     """``numba.njit(cache=True)``, typed for mypy (numba ships no type information)."""
     return cast(_F, numba.njit(cache=True, nogil=True)(func))
+
+
+def _inline(func: _F) -> _F:
+    """A compiled helper inlined into its callers at the numba IR level (no call overhead)."""
+    return cast(_F, numba.njit(cache=True, nogil=True, inline="always")(func))
 
 
 # De Bruijn sequence 0x077CB531 and its table: the index of the single set bit of a 32-bit word.
@@ -172,241 +182,73 @@ def _restrict(free: int, row: int, columns: int, corner: bool, bound1: int, boun
     return free
 
 
-@_compiled
-def _count_corner(n: int, bound1: int) -> int:
-    """Corner boards (row 0 in column 0, row 1 in column ``bound1``): one per class of 8."""
-    last = n - 1
-    full = (1 << n) - 1
-    lefts = np.zeros(n, np.int64)
-    downs = np.zeros(n, np.int64)
-    rights = np.zeros(n, np.int64)
-    avail = np.zeros(n, np.int64)
-    bit = 1 << bound1
-    row = 2
-    lefts[row] = ((2 | bit) << 1) & full
-    downs[row] = 1 | bit
-    rights[row] = bit >> 1
-    free = full & ~(lefts[row] | downs[row] | rights[row])
-    if row < bound1:
-        free &= ~2
-    avail[row] = free
-    count = 0
-    while row >= 2:
-        free = avail[row]
-        if free == 0:
-            row -= 1
-            continue
-        bit = free & -free
-        avail[row] = free ^ bit
-        left = ((lefts[row] | bit) << 1) & full
-        down = downs[row] | bit
-        right = (rights[row] | bit) >> 1
-        nxt = full & ~(left | down | right)
-        if nxt == 0:
-            continue
-        if row + 1 == last:
-            count += 1
-            continue
-        row += 1
-        if row < bound1:
-            nxt &= ~2
-        lefts[row] = left
-        downs[row] = down
-        rights[row] = right
-        avail[row] = nxt
-    return count
+# -- the depth-first step, written once ----------------------------------------------------------
+#
+# Every search below keeps its stack in ``frames``, one column per row: the squares attacked in
+# that row along the left-going diagonals (``frames[_LEFT]``), the columns taken (``frames[_DOWN]``),
+# the squares attacked along the right-going diagonals (``frames[_RIGHT]``) and the free squares not
+# yet tried (``frames[_AVAIL]``).
+_LEFT, _DOWN, _RIGHT, _AVAIL = 0, 1, 2, 3
 
 
-@_compiled
-def _count_inner(n: int, bound1: int, counts: Int64Array) -> None:
-    """Inner boards with row 0 in column ``bound1``: adds the classes of 8, 4, 2 to ``counts[0:3]``."""
-    last = n - 1
-    full = (1 << n) - 1
-    topbit = 1 << last
-    sidemask = topbit | 1
-    bound2 = last - bound1
-    endbit = topbit >> bound1
-    lastmask = _lastmask(n, bound1)
-    board = np.zeros(n, np.int64)
-    lefts = np.zeros(n, np.int64)
-    downs = np.zeros(n, np.int64)
-    rights = np.zeros(n, np.int64)
-    avail = np.zeros(n, np.int64)
-    bit = 1 << bound1
-    board[0] = bit
-    row = 1
-    lefts[row] = (bit << 1) & full
-    downs[row] = bit
-    rights[row] = bit >> 1
-    free = full & ~(lefts[row] | downs[row] | rights[row])
-    avail[row] = _restrict(free, row, bit, False, bound1, bound2, sidemask)
-    c8 = 0
-    c4 = 0
-    c2 = 0
-    while row >= 1:
-        free = avail[row]
-        if free == 0:
-            row -= 1
-            continue
-        bit = free & -free
-        avail[row] = free ^ bit
-        board[row] = bit
-        left = ((lefts[row] | bit) << 1) & full
-        down = downs[row] | bit
-        right = (rights[row] | bit) >> 1
-        nxt = full & ~(left | down | right)
-        if nxt == 0:
-            continue
-        if row + 1 == last:
-            if (nxt & lastmask) == 0:
-                board[last] = nxt
-                size = _check_class(board, n, bound1, bound2, endbit)
-                if size == 8:
-                    c8 += 1
-                elif size == 4:
-                    c4 += 1
-                elif size == 2:
-                    c2 += 1
-            continue
-        row += 1
-        nxt = _restrict(nxt, row, down, False, bound1, bound2, sidemask)
-        lefts[row] = left
-        downs[row] = down
-        rights[row] = right
-        avail[row] = nxt
-    counts[0] += c8
-    counts[1] += c4
-    counts[2] += c2
+@_inline
+def _take(frames: Int64Array, row: int, full: int) -> tuple[int, int, int, int]:
+    """Take the lowest untried free square of ``row``: its bit and the attacks it leaves on the next row."""
+    free = frames[_AVAIL, row]
+    bit = free & -free
+    frames[_AVAIL, row] = free ^ bit
+    left = ((frames[_LEFT, row] | bit) << 1) & full
+    down = frames[_DOWN, row] | bit
+    right = (frames[_RIGHT, row] | bit) >> 1
+    return bit, left, down, right
 
 
-@_compiled
-def _symmetric_counts(n: int) -> Int64Array:
-    """``[c8, c4, c2]``: the classes of each size, for n >= 4."""
-    counts = np.zeros(3, np.int64)
-    for bound1 in range(2, n - 1):
-        counts[0] += _count_corner(n, bound1)
-    bound1 = 1
-    while bound1 < n - 1 - bound1:
-        _count_inner(n, bound1, counts)
-        bound1 += 1
-    return counts
+@_inline
+def _push(frames: Int64Array, row: int, left: int, down: int, right: int, free: int) -> None:
+    """Open ``row`` with these attacks and these free squares to try."""
+    frames[_LEFT, row] = left
+    frames[_DOWN, row] = down
+    frames[_RIGHT, row] = right
+    frames[_AVAIL, row] = free
 
 
-def _small_counts(n: int) -> tuple[int, int]:
-    """Total and classes for n <= 3, where the corner/inner split does not apply."""
-    return (1, 1) if n <= 1 else (0, 0)
-
-
-def count_symmetric(n: int) -> tuple[int, int]:
-    """``(total, classes)`` for the empty n x n board: OEIS A000170(n) and A002562(n), one pass."""
-    _check_size(n)
-    if n <= 3:
-        return _small_counts(n)
-    c8, c4, c2 = (int(value) for value in _symmetric_counts(n))
-    return 8 * c8 + 4 * c4 + 2 * c2, c8 + c4 + c2
-
-
-# -- plain counting with per-row masks ---------------------------------------------------------
-
-
-@_compiled
-def _count_masked(row_masks: Int64Array, limit: int) -> int:
-    """Solutions when row ``r`` may use the columns in ``row_masks[r]`` (stop at ``limit`` if > 0)."""
-    n = row_masks.shape[0]
-    full = (1 << n) - 1
-    if n == 1:
-        return 1 if row_masks[0] & 1 else 0
-    last = n - 1
-    lefts = np.zeros(n, np.int64)
-    downs = np.zeros(n, np.int64)
-    rights = np.zeros(n, np.int64)
-    avail = np.zeros(n, np.int64)
-    avail[0] = row_masks[0] & full
-    row = 0
-    count = 0
-    while row >= 0:
-        free = avail[row]
-        if free == 0:
-            row -= 1
-            continue
-        bit = free & -free
-        avail[row] = free ^ bit
-        left = ((lefts[row] | bit) << 1) & full
-        down = downs[row] | bit
-        right = (rights[row] | bit) >> 1
-        nxt = row_masks[row + 1] & ~(left | down | right)
-        if nxt == 0:
-            continue
-        if row + 1 == last:
-            # One column is left for the last row: at most one way to finish.
-            count += 1
-            if count == limit:
-                return count
-            continue
-        row += 1
-        lefts[row] = left
-        downs[row] = down
-        rights[row] = right
-        avail[row] = nxt
-    return count
-
-
-def count_masked(row_masks: Sequence[int], limit: int | None = None) -> int:
-    """Solutions when row ``r`` may only use the columns set in ``row_masks[r]``; at most ``limit``."""
-    n = len(row_masks)
-    _check_size(n)
-    if n == 0:
-        return 1 if limit is None or limit > 0 else 0
-    if limit is not None and limit <= 0:
-        return 0
-    return int(_count_masked(np.asarray(row_masks, dtype=np.int64), 0 if limit is None else limit))
-
-
-# -- enumeration in batches --------------------------------------------------------------------
-
-# Slots of the small state array an enumeration kernel keeps between calls.
+# Slots of the small state array a resumable search keeps between calls.
 _ROW, _STARTED, _DONE, _BOUND1, _CORNER = 0, 1, 2, 3, 4
 
 
-@_compiled
-def _enumerate_masked(
-    row_masks: Int64Array,
-    out: Int64Array,
-    state: Int64Array,
-    cols: Int64Array,
-    lefts: Int64Array,
-    downs: Int64Array,
-    rights: Int64Array,
-    avail: Int64Array,
-) -> int:
-    """Fill ``out`` with the next solutions (one row of columns each); returns how many.
+# -- searches with per-row masks: counting and enumeration ---------------------------------------
 
-    Resumable: the search state lives in ``state``, ``cols`` and the four stack arrays, so the
-    next call carries on where this one stopped. ``state[_DONE]`` is set when the search is over.
+
+@_compiled
+def _masked_search(
+    row_masks: Int64Array, out: Int64Array, state: Int64Array, cols: Int64Array, frames: Int64Array, limit: int
+) -> int:
+    """Solutions when row ``r`` may only use the columns in ``row_masks[r]``, for ``n >= 2``.
+
+    With an ``out`` of zero rows it counts (up to ``limit`` when ``limit > 0``) and returns the
+    count. Otherwise it fills ``out`` with the next solutions and returns how many; resumable, the
+    search state lives in ``state``, ``cols`` and ``frames``, and ``state[_DONE]`` marks the end.
     """
     n = row_masks.shape[0]
     full = (1 << n) - 1
+    last = n - 1
     capacity = out.shape[0]
+    counting = capacity == 0
     found = 0
     if state[_DONE]:
         return 0
     if not state[_STARTED]:
         state[_STARTED] = 1
         state[_ROW] = 0
-        lefts[0] = 0
-        downs[0] = 0
-        rights[0] = 0
-        avail[0] = row_masks[0] & full
+        _push(frames, 0, 0, 0, 0, row_masks[0] & full)
     row = state[_ROW]
     while row >= 0:
-        free = avail[row]
-        if free == 0:
+        if frames[_AVAIL, row] == 0:
             row -= 1
             continue
-        bit = free & -free
-        avail[row] = free ^ bit
+        bit, left, down, right = _take(frames, row, full)
         cols[row] = _column_of(bit)
-        if row == n - 1:
+        if row == last:  # enumeration only: counting stops one row earlier
             for r in range(n):
                 out[found, r] = cols[r]
             found += 1
@@ -414,20 +256,37 @@ def _enumerate_masked(
                 state[_ROW] = row
                 return found
             continue
-        left = ((lefts[row] | bit) << 1) & full
-        down = downs[row] | bit
-        right = (rights[row] | bit) >> 1
         nxt = row_masks[row + 1] & ~(left | down | right)
         if nxt == 0:
             continue
+        if counting and row + 1 == last:
+            # Every other column is taken: the last row has exactly one way to finish.
+            found += 1
+            if found == limit:
+                return found
+            continue
         row += 1
-        lefts[row] = left
-        downs[row] = down
-        rights[row] = right
-        avail[row] = nxt
+        _push(frames, row, left, down, right, nxt)
     state[_ROW] = -1
     state[_DONE] = 1
     return found
+
+
+def _new_masked_state(n: int) -> tuple[Int64Array, Int64Array, Int64Array]:
+    """Fresh ``state``, ``cols`` and ``frames`` arrays for :func:`_masked_search`."""
+    return np.zeros(5, np.int64), np.zeros(n, np.int64), np.zeros((4, n), np.int64)
+
+
+def count_masked(row_masks: Sequence[int], limit: int | None = None) -> int:
+    """Solutions when row ``r`` may only use the columns set in ``row_masks[r]``; at most ``limit``."""
+    n = len(row_masks)
+    _check_size(n)
+    if limit is not None and limit <= 0:
+        return 0
+    if n <= 1:
+        return 1 if n == 0 or row_masks[0] & 1 else 0
+    masks = np.asarray(row_masks, dtype=np.int64)
+    return int(_masked_search(masks, np.zeros((0, n), np.int64), *_new_masked_state(n), limit or 0))
 
 
 def iter_solutions(row_masks: Sequence[int], batch_size: int = DEFAULT_BATCH_SIZE) -> Iterator[Solution]:
@@ -437,30 +296,37 @@ def iter_solutions(row_masks: Sequence[int], batch_size: int = DEFAULT_BATCH_SIZ
     _check_size(n)
     if batch_size < 1:
         raise ValueError(f"batch_size must be >= 1, got {batch_size}")
-    if n == 0:
-        yield ()
+    if n <= 1:
+        if n == 0 or row_masks[0] & 1:
+            yield tuple(range(n))
         return
     masks = np.asarray(row_masks, dtype=np.int64)
     out = np.zeros((batch_size, n), np.int64)
-    state = np.zeros(5, np.int64)
-    cols, lefts, downs, rights, avail = (np.zeros(n, np.int64) for _ in range(5))
+    state, cols, frames = _new_masked_state(n)
     while not state[_DONE]:
-        found = _enumerate_masked(masks, out, state, cols, lefts, downs, rights, avail)
+        found = _masked_search(masks, out, state, cols, frames, 0)
         yield from map(tuple, out[:found].tolist())
+
+
+# -- the search with the symmetry group: counting classes and enumerating representatives ----------
 
 
 @_compiled
 def _write_canonical(cols: Int64Array, out: Int64Array, slot: int, inverse: Int64Array, image: Int64Array) -> None:
-    """Write the lexicographically smallest of the 8 images of ``cols`` into ``out[slot]``."""
+    """Write the lexicographically smallest of the 8 images of ``cols`` into ``out[slot]``.
+
+    Image ``k`` is ``nqueens_cp.symmetry.SYMMETRIES[k]``: bit ``INVERSE`` reads the inverse
+    permutation, bit ``REVERSE`` reads the rows backwards, bit ``MIRROR`` reflects the columns.
+    """
     n = cols.shape[0]
     for r in range(n):
         out[slot, r] = cols[r]
         inverse[cols[r]] = r
     for transform in range(1, 8):
-        base = inverse if transform & 4 else cols
+        base = inverse if transform & INVERSE else cols
         for r in range(n):
-            c = base[n - 1 - r] if transform & 2 else base[r]
-            image[r] = n - 1 - c if transform & 1 else c
+            c = base[n - 1 - r] if transform & REVERSE else base[r]
+            image[r] = n - 1 - c if transform & MIRROR else c
         for r in range(n):
             if image[r] != out[slot, r]:
                 if image[r] < out[slot, r]:
@@ -470,34 +336,28 @@ def _write_canonical(cols: Int64Array, out: Int64Array, slot: int, inverse: Int6
 
 
 @_compiled
-def _enumerate_unique(
-    n: int,
-    out: Int64Array,
-    state: Int64Array,
-    board: Int64Array,
-    lefts: Int64Array,
-    downs: Int64Array,
-    rights: Int64Array,
-    avail: Int64Array,
-    scratch: Int64Array,
+def _symmetric_search(
+    n: int, out: Int64Array, state: Int64Array, board: Int64Array, frames: Int64Array, scratch: Int64Array,
+    counts: Int64Array,
 ) -> int:
-    """Fill ``out`` with the next class representatives (canonical form); returns how many.
+    """The search over one member of every symmetry class of the empty board, for ``n >= 4``.
 
-    The same search as the symmetric count (corner boards for ``bound1 = 2 .. n-2``, then inner
-    boards for ``bound1 = 1, 2, ...``), run as resumable tasks: ``state`` records the task and the
-    row reached. ``scratch`` has 3 rows of n: columns, inverse and image for canonicalisation.
+    Tasks in order: corner boards for ``bound1 = 2 .. n-2``, then inner boards for
+    ``bound1 = 1, 2, ...`` (see the module docstring). With an ``out`` of zero rows it runs to the
+    end and adds the classes of 8, 4 and 2 members to ``counts[0:3]``. Otherwise it fills ``out``
+    with the next representatives (canonical form) and returns how many; resumable through
+    ``state`` (task and row), ``board`` and ``frames``. ``scratch`` has 3 rows of n: columns,
+    inverse and image for canonicalisation.
     """
     last = n - 1
     full = (1 << n) - 1
     topbit = 1 << last
     sidemask = topbit | 1
     capacity = out.shape[0]
+    counting = capacity == 0
     found = 0
     if state[_DONE]:
         return 0
-    cols = scratch[0]
-    inverse = scratch[1]
-    image = scratch[2]
     while True:
         if not state[_STARTED]:
             # Next task: corner boards first (bound1 = 2 .. n-2), then inner boards.
@@ -518,19 +378,14 @@ def _enumerate_unique(
                 board[0] = 1
                 board[1] = bit
                 row = 2
-                lefts[row] = ((2 | bit) << 1) & full
-                downs[row] = 1 | bit
-                rights[row] = bit >> 1
+                left, down, right = ((2 | bit) << 1) & full, 1 | bit, bit >> 1
             else:
                 board[0] = bit
                 row = 1
-                lefts[row] = (bit << 1) & full
-                downs[row] = bit
-                rights[row] = bit >> 1
-            free = full & ~(lefts[row] | downs[row] | rights[row])
-            avail[row] = _restrict(
-                free, row, downs[row], state[_CORNER] == 1, bound1, last - bound1, sidemask
-            )
+                left, down, right = (bit << 1) & full, bit, bit >> 1
+            free = full & ~(left | down | right)
+            _push(frames, row, left, down, right,
+                  _restrict(free, row, down, state[_CORNER] == 1, bound1, last - bound1, sidemask))
             state[_ROW] = row
             state[_STARTED] = 1
         corner = state[_CORNER] == 1
@@ -541,37 +396,55 @@ def _enumerate_unique(
         lastmask = _lastmask(n, bound1)
         row = state[_ROW]
         while row >= first_row:
-            free = avail[row]
-            if free == 0:
+            if frames[_AVAIL, row] == 0:
                 row -= 1
                 continue
-            bit = free & -free
-            avail[row] = free ^ bit
+            bit, left, down, right = _take(frames, row, full)
             board[row] = bit
-            left = ((lefts[row] | bit) << 1) & full
-            down = downs[row] | bit
-            right = (rights[row] | bit) >> 1
             nxt = full & ~(left | down | right)
             if nxt == 0:
                 continue
-            if row + 1 == last:
-                if corner or (nxt & lastmask) == 0:
-                    board[last] = nxt
-                    if corner or _check_class(board, n, bound1, bound2, endbit) != 0:
-                        for r in range(n):
-                            cols[r] = _column_of(board[r])
-                        _write_canonical(cols, out, found, inverse, image)
-                        found += 1
-                        if found == capacity:
-                            state[_ROW] = row
-                            return found
+            if row + 1 < last:
+                row += 1
+                _push(frames, row, left, down, right, _restrict(nxt, row, down, corner, bound1, bound2, sidemask))
                 continue
-            row += 1
-            lefts[row] = left
-            downs[row] = down
-            rights[row] = right
-            avail[row] = _restrict(nxt, row, down, corner, bound1, bound2, sidemask)
+            # The last row: corner boards always count 8; inner boards are checked against their rotations.
+            size = 8
+            if not corner:
+                if nxt & lastmask:
+                    continue
+                board[last] = nxt
+                size = _check_class(board, n, bound1, bound2, endbit)
+                if size == 0:
+                    continue
+            if counting:
+                counts[0 if size == 8 else 1 if size == 4 else 2] += 1
+                continue
+            board[last] = nxt
+            for r in range(n):
+                scratch[0, r] = _column_of(board[r])
+            _write_canonical(scratch[0], out, found, scratch[1], scratch[2])
+            found += 1
+            if found == capacity:
+                state[_ROW] = row
+                return found
         state[_STARTED] = 0
+
+
+def _new_symmetric_state(n: int) -> tuple[Int64Array, Int64Array, Int64Array, Int64Array]:
+    """Fresh ``state``, ``board``, ``frames`` and ``scratch`` arrays for :func:`_symmetric_search`."""
+    return np.zeros(5, np.int64), np.zeros(n, np.int64), np.zeros((4, n), np.int64), np.zeros((3, n), np.int64)
+
+
+def count_symmetric(n: int) -> tuple[int, int]:
+    """``(total, classes)`` for the empty n x n board: OEIS A000170(n) and A002562(n), one pass."""
+    _check_size(n)
+    if n <= 3:
+        return (1, 1) if n <= 1 else (0, 0)
+    counts = np.zeros(3, np.int64)
+    _symmetric_search(n, np.zeros((0, n), np.int64), *_new_symmetric_state(n), counts)
+    c8, c4, c2 = (int(value) for value in counts)
+    return 8 * c8 + 4 * c4 + 2 * c2, c8 + c4 + c2
 
 
 def iter_unique_solutions(n: int, batch_size: int = DEFAULT_BATCH_SIZE) -> Iterator[Solution]:
@@ -586,11 +459,10 @@ def iter_unique_solutions(n: int, batch_size: int = DEFAULT_BATCH_SIZE) -> Itera
             yield tuple(range(n))
         return
     out = np.zeros((batch_size, n), np.int64)
-    state = np.zeros(5, np.int64)
-    board, lefts, downs, rights, avail = (np.zeros(n, np.int64) for _ in range(5))
-    scratch = np.zeros((3, n), np.int64)
+    state, board, frames, scratch = _new_symmetric_state(n)
+    counts = np.zeros(3, np.int64)
     while not state[_DONE]:
-        found = _enumerate_unique(n, out, state, board, lefts, downs, rights, avail, scratch)
+        found = _symmetric_search(n, out, state, board, frames, scratch, counts)
         yield from map(tuple, out[:found].tolist())
 
 

@@ -8,9 +8,15 @@ from nqueens_cp.backends.registry import create_backend
 from nqueens_cp.checker import is_valid_solution
 from nqueens_cp.cli import main
 from nqueens_cp.errors import BackendOptionError
-from nqueens_cp.firstfail import firstfail_first, firstfail_solutions, middle_out
 from nqueens_cp.instance import Instance
 from nqueens_cp.oeis import A000170
+from nqueens_cp.searches.firstfail import (
+    _BudgetExhausted,
+    _search,
+    firstfail_first,
+    firstfail_solutions,
+    middle_out,
+)
 from nqueens_cp.symmetry import is_canonical
 
 
@@ -52,10 +58,19 @@ def test_first_solutions_are_valid_up_to_200() -> None:
         assert solution is not None and is_valid_solution(Instance(n), solution), n
 
 
-def test_first_is_reproducible_and_seeded() -> None:
-    # n = 46: the deterministic order runs into a long fruitless subtree, so restarts decide
-    assert firstfail_first(Instance(46), seed=3) == firstfail_first(Instance(46), seed=3)
-    assert is_valid_solution(Instance(46), firstfail_first(Instance(46), seed=5) or ())
+def test_restarts_get_past_a_fruitless_subtree() -> None:
+    # n = 46: the deterministic order spends more than 10,000 placements without a solution ...
+    with pytest.raises(_BudgetExhausted):
+        next(_search(Instance(46), None, middle_out(46), 10_000))
+    # ... while the restarts, each with a doubled budget and reshuffled ties, find one.
+    assert is_valid_solution(Instance(46), firstfail_first(Instance(46)) or ())
+
+
+def test_the_seed_changes_the_answer_and_repeats_it() -> None:
+    answers = [firstfail_first(Instance(46), seed=seed) for seed in range(5)]
+    assert all(is_valid_solution(Instance(46), answer or ()) for answer in answers)
+    assert len(set(answers)) > 1  # the seed reshuffles the ties of the restarts
+    assert answers == [firstfail_first(Instance(46), seed=seed) for seed in range(5)]  # and is reproducible
 
 
 def test_backend_option_and_first_solution() -> None:
@@ -77,3 +92,22 @@ def test_cli_solves_a_large_board(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["solve", "300", "--backend", "backtrack", "-O", "search=firstfail"]) == 0
     solution = tuple(int(x) for x in capsys.readouterr().out.split())
     assert is_valid_solution(Instance(300), solution)
+
+
+@pytest.mark.parametrize("n", [1, 5, 8, 9])
+def test_numpy_counts_equal_the_loop(n: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The free-square counts are updated by a Python loop for small boards, by numpy for large ones:
+    forced either way, the searches visit the same boards in the same order."""
+    from nqueens_cp.searches import firstfail
+
+    cases: list[dict[str, int | None]] = [{"first_row_max": None}, {"first_row_max": (n - 1) // 2}]
+    instances = [Instance(n), *([Instance(n, {1: min(2, n - 1)})] if n > 2 else [])]
+    answers = {}
+    for threshold in (1, 10**9):
+        monkeypatch.setattr(firstfail, "VECTORIZE_FROM", threshold)
+        answers[threshold] = [list(firstfail_solutions(i, **case)) for i in instances for case in cases]
+    assert answers[1] == answers[10**9]
+    monkeypatch.setattr(firstfail, "VECTORIZE_FROM", 200)
+    large = [firstfail_first(Instance(m)) for m in (199, 200, 230)]
+    monkeypatch.setattr(firstfail, "VECTORIZE_FROM", 10**9)
+    assert large == [firstfail_first(Instance(m)) for m in (199, 200, 230)]

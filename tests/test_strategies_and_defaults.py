@@ -1,4 +1,5 @@
-"""The tuned defaults of the cpsat and sat backends, and the references of their benchmarks."""
+"""The cpsat strategies, the sat defaults, option defaults checked when a backend class is made, and
+the references of the benchmarks."""
 
 from __future__ import annotations
 
@@ -11,18 +12,13 @@ from types import ModuleType
 import pytest
 
 from nqueens_cp import A000170, Instance, create_backend
-from nqueens_cp.backends.base import Backend
-from nqueens_cp.backends.cpsat import STRATEGIES, CpSatBackend
-from nqueens_cp.backends.sat import (
-    DEFAULT_ENCODING,
-    DEFAULT_SOLVER,
-    ENCODINGS,
-    ENUMERATING_SOLVERS,
-    REFUSED_SOLVERS,
-    SatBackend,
-)
+from nqueens_cp.backends.base import Backend, OptionSpec
+from nqueens_cp.backends.cpsat import CpSatBackend
+from nqueens_cp.backends.sat import SatBackend
 from nqueens_cp.checker import is_valid_solution
 from nqueens_cp.errors import BackendOptionError, SolverError
+from nqueens_cp.models.cnf import ENCODINGS
+from nqueens_cp.models.cpsat import STRATEGIES, build_cpsat_model
 
 from .conftest import REPO
 
@@ -54,25 +50,47 @@ def load_benchmark(name: str) -> ModuleType:
 # -- cpsat -------------------------------------------------------------------------------------
 
 
-def test_cpsat_default_strategy_is_tuned_and_plain_stays_selectable() -> None:
-    assert CpSatBackend().options["strategy"] == "tuned"
-    assert STRATEGIES["plain"] == {}
-    assert create_backend("cpsat", strategy="plain").options["strategy"] == "plain"
+def _solver_parameters(backend: CpSatBackend, task: str) -> object:
+    strategy = backend._strategy(task)
+    return backend._solver(strategy, enumerate_all=task == "enumerate").parameters
+
+
+def test_cpsat_auto_strategy_follows_the_task() -> None:
+    from ortools.sat.python import cp_model
+
+    auto = CpSatBackend()
+    # enumeration: the tuned fixed search with presolve off; a first solution: presolve off too,
+    # but a branching on the median column; plain leaves CP-SAT's defaults.
+    assert auto._strategy("enumerate") is STRATEGIES["tuned"]
+    assert auto._strategy("first") is STRATEGIES["first"]
+    enumerate_params = _solver_parameters(auto, "enumerate")
+    assert enumerate_params.search_branching == cp_model.FIXED_SEARCH  # type: ignore[attr-defined]
+    assert not enumerate_params.use_sat_inprocessing  # type: ignore[attr-defined]
+    plain = _solver_parameters(create_backend("cpsat", strategy="plain"), "enumerate")
+    assert plain.search_branching == cp_model.AUTOMATIC_SEARCH  # type: ignore[attr-defined]
+    assert plain.cp_model_presolve  # type: ignore[attr-defined]
+    built = build_cpsat_model(Instance(8))
+    built.branch(STRATEGIES["first"].branching)
+    (decision,) = built.model.Proto().search_strategy
+    assert decision.domain_reduction_strategy == cp_model.SELECT_MEDIAN_VALUE
 
 
 @pytest.mark.parametrize("name", sorted(STRATEGIES))
-def test_cpsat_strategy_keys_are_solver_parameters(name: str) -> None:
+def test_cpsat_strategy_parameters_reach_the_solver(name: str) -> None:
     from ortools.sat.python import cp_model
 
-    params = cp_model.CpSolver().parameters
-    for key, value in STRATEGIES[name].items():
-        if key == "decision_strategy":
-            variable_choice, value_choice = value
-            assert hasattr(cp_model, variable_choice) and hasattr(cp_model, value_choice)
-        else:
-            assert hasattr(params, key), key
-            if isinstance(value, str):
-                assert hasattr(cp_model, value), value
+    solver = cp_model.CpSolver()
+    STRATEGIES[name].configure(solver)
+    for key, value in STRATEGIES[name].parameters.items():
+        expected = getattr(cp_model, value) if isinstance(value, str) else value
+        assert getattr(solver.parameters, key) == expected, key
+
+
+def test_a_backend_class_with_an_invalid_default_is_refused_when_made() -> None:
+    with pytest.raises(TypeError, match="default 'nope' of option encoding"):
+
+        class Broken(SatBackend):
+            option_specs = (OptionSpec("encoding", str, "nope", "an encoding", choices=ENCODINGS),)
 
 
 @pytest.mark.parametrize("n", range(0, 10))
@@ -99,7 +117,7 @@ def test_localsearch_refuses_to_count_or_enumerate() -> None:
         list(backend.solutions(Instance(6)))
 
 
-@pytest.mark.parametrize("strategy", sorted(set(STRATEGIES) - {"localsearch"}))
+@pytest.mark.parametrize("strategy", sorted({"auto", *STRATEGIES} - {"localsearch"}))
 def test_cpsat_counting_callback_count_equals_enumeration(strategy: str) -> None:
     backend = create_backend("cpsat", strategy=strategy)
     for n in range(0, 10):
@@ -118,15 +136,6 @@ def test_cpsat_count_reports_a_time_limit_instead_of_a_partial_count() -> None:
 
 
 # -- sat ---------------------------------------------------------------------------------------
-
-
-def test_sat_defaults_are_allowed_choices() -> None:
-    assert DEFAULT_ENCODING in ENCODINGS
-    assert DEFAULT_SOLVER in ENUMERATING_SOLVERS
-    assert DEFAULT_SOLVER not in REFUSED_SOLVERS
-    backend = SatBackend()
-    assert backend.options["encoding"] == DEFAULT_ENCODING
-    assert backend.options["solver"] == DEFAULT_SOLVER
 
 
 @pytest.mark.parametrize("n", range(0, 10))

@@ -58,7 +58,7 @@ def test_backends_agree_on_completions(n: int, k: int) -> None:
             else:
                 assert answer in reference and is_valid_solution(instance, answer), (name, options, instance)
         outcomes["found" if reference else "none"] += 1
-    assert sum(outcomes.values()) == len(instances)
+    assert outcomes["found"] > 0, "no board completes: the answers were never compared with a board"
 
 
 def test_both_outcomes_occur() -> None:

@@ -1,6 +1,6 @@
 """Model sizes as formulas of n, derived from the constructions (not measured).
 
-The CNF of :func:`nqueens_cp.backends.sat.build_cnf` for an ``n x n`` board with ``p``
+The CNF of :func:`nqueens_cp.models.cnf.build_cnf` for an ``n x n`` board with ``p``
 pre-placed queens has, for every cardinality encoding,
 
 * variables ``V(n) = n² + (2n + 2)·a(n) + 4·Σ_{ℓ=2}^{n-1} a(ℓ)``
@@ -24,8 +24,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from math import isqrt
 
-from ..backends.base import ModelSize
 from ..errors import BackendOptionError
+from .geometry import ModelSize
 
 __all__ = [
     "CLOSED_FORMS",

@@ -1,0 +1,34 @@
+"""The CP-SAT solution callbacks of the ``cpsat`` backend: small classes that only record.
+
+This module imports ortools at import time; ``cpsat.py`` imports it only when it solves.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from ortools.sat.python import cp_model
+
+
+class SolutionCounter(cp_model.CpSolverSolutionCallback):
+    """Counts solutions, nothing else."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.found = 0
+
+    def on_solution_callback(self) -> None:
+        self.found += 1
+
+
+class SolutionRecorder(cp_model.CpSolverSolutionCallback):
+    """Hands each board to ``hand_over``; asks the solver to stop once nobody takes them."""
+
+    def __init__(self, queens: tuple[Any, ...], hand_over: Callable[[object], bool]) -> None:
+        super().__init__()
+        self.queens = queens
+        self.hand_over = hand_over
+
+    def on_solution_callback(self) -> None:
+        if not self.hand_over(tuple(int(self.value(q)) for q in self.queens)):
+            self.stop_search()

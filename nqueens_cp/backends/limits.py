@@ -1,0 +1,112 @@
+"""Bounds checked before anything is built: a model's estimated memory, a search's reach.
+
+Every model's size is known in advance from the closed forms of :mod:`nqueens_cp.models.sizes`;
+multiplied by the bytes a clause or a variable costs in Python and in the solver (measured,
+``benchmarks/RESULTS.md``), it gives the memory a model will take. A model over the budget
+(``--max-model-mb``; by default a quarter of this machine's memory, at most 4 GiB) is refused
+with one line that gives the estimate and what to use instead.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from ..errors import ModelTooLargeError
+from ..instance import Instance
+from ..models.sizes import cnf_size
+
+#: Bytes one clause of a ``build_cnf`` formula costs: the Python lists of the CNF plus the solver's
+#: copy (with BYTES_PER_VARIABLE, within 5 % of the memory measured for pairwise at n = 60 and 100,
+#: and for seqcounter at n = 100 and 200, with CaDiCaL 1.9.5).
+BYTES_PER_CLAUSE = 200
+#: Bytes one variable costs in the CNF's pool and the solver.
+BYTES_PER_VARIABLE = 300
+#: Bytes one Boolean of the CP-SAT Boolean model costs in CP-SAT (measured at n = 300..1000).
+BYTES_PER_CPSAT_BOOLEAN = 1400
+
+#: The largest board on which a row-order search is asked for a first solution: beyond it row
+#: order walks into subtrees of billions of nodes (reports/first: row order times out from n = 64).
+ROW_ORDER_FIRST_MAX_N = 32
+
+_MAX_DEFAULT_MB = 4096
+_budget_mb: float | None = None
+
+
+@dataclass(frozen=True)
+class ModelEstimate:
+    """What a model will take before it is built: its size and the memory it needs."""
+
+    what: str
+    variables: int
+    constraints: int
+    megabytes: float
+    #: What to use instead when it does not fit.
+    instead: str
+    #: What ``constraints`` counts.
+    unit: str = "constraints"
+
+
+def default_budget_mb() -> float:
+    """A quarter of the machine's physical memory, at most 4 GiB."""
+    try:
+        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**20
+    except (ValueError, OSError, AttributeError):
+        return _MAX_DEFAULT_MB
+    return min(total / 4, _MAX_DEFAULT_MB)
+
+
+def set_budget_mb(megabytes: float | None) -> None:
+    """Set the memory budget for models (``--max-model-mb``); None restores the default."""
+    global _budget_mb
+    if megabytes is not None and megabytes <= 0:
+        raise ModelTooLargeError(f"--max-model-mb must be > 0, got {megabytes:g}")
+    _budget_mb = megabytes
+
+
+def budget_mb() -> float:
+    """The memory budget models are checked against."""
+    return default_budget_mb() if _budget_mb is None else _budget_mb
+
+
+def check_fits(estimate: ModelEstimate, *, backend: str) -> None:
+    """Raise ``ModelTooLargeError`` when ``estimate`` is over the budget."""
+    limit = budget_mb()
+    if estimate.megabytes > limit:
+        raise ModelTooLargeError(
+            f"{backend}: the {estimate.what} would take about {estimate.megabytes:,.0f} MB "
+            f"({estimate.variables:,} variables, {estimate.constraints:,} {estimate.unit}), over the "
+            f"{limit:,.0f} MB limit (--max-model-mb); {estimate.instead}"
+        )
+
+
+def cnf_estimate(instance: Instance, encoding: str) -> ModelEstimate:
+    """The CNF of ``instance`` with ``encoding``: its size by the closed forms, and its memory."""
+    size = cnf_size(encoding, instance.n, len(instance.fixed))
+    megabytes = (size.constraints * BYTES_PER_CLAUSE + size.variables * BYTES_PER_VARIABLE) / 2**20
+    if encoding == "pairwise":
+        instead = "use --encoding seqcounter (O(n²) clauses) or --backend backtrack"
+    else:
+        instead = "use --backend backtrack (first-fail search) or cpsat"
+    return ModelEstimate(
+        f"{encoding} CNF of n = {instance.n}", size.variables, size.constraints, megabytes, instead, "clauses"
+    )
+
+
+def cpsat_estimate(n: int, model: str) -> ModelEstimate:
+    """The CP-SAT model of an n x n board: the AllDifferent model is O(n), the Boolean one O(n²)."""
+    if model == "boolean":
+        booleans = n * n
+        megabytes = booleans * BYTES_PER_CPSAT_BOOLEAN / 2**20
+        return ModelEstimate(f"Boolean CP-SAT model of n = {n}", booleans, 6 * n, megabytes,
+                             "use -O model=alldiff or --backend backtrack")
+    return ModelEstimate(f"AllDifferent CP-SAT model of n = {n}", n, 3, n * 2048 / 2**20, "use --backend backtrack")
+
+
+def refuse_row_order_first(instance: Instance, backend: str) -> None:
+    """Raise ``ModelTooLargeError`` for a row-order first-solution search on a board too large for it."""
+    if instance.n > ROW_ORDER_FIRST_MAX_N:
+        raise ModelTooLargeError(
+            f"{backend} searches rows in order, which finds no first solution of n > {ROW_ORDER_FIRST_MAX_N} "
+            f"in reasonable time (n = {instance.n}); use --backend backtrack (first-fail search) or cpsat"
+        )

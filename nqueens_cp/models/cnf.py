@@ -1,0 +1,118 @@
+"""The CNF of N-Queens over n² Booleans, with every cardinality encoding of ``pysat.card``.
+
+``q(r, c)`` (``IDPool`` key ``("q", r, c)``) is true when a queen stands on row ``r``, column
+``c``; the pool creates the squares first, so ``q(r, c)`` is DIMACS variable ``r*n + c + 1``
+(:func:`~nqueens_cp.models.geometry.square_variable`) and auxiliary variables come after. Each
+row holds exactly one queen; each column and each diagonal of two or more squares at most one
+(:func:`~nqueens_cp.models.geometry.lines`). ``CardEnc`` turns each of these into clauses with
+the chosen encoding:
+
+==============  ==============================================================
+``pairwise``    one binary clause per pair of squares, no auxiliaries (Prestwich 2009)
+``seqcounter``  sequential counter (Sinz, CP 2005)
+``sortnetwrk``  sorting network (Batcher 1968)
+``cardnetwrk``  cardinality network (Asín, Nieuwenhuis, Oliveras, Rodríguez-Carbonell, SAT 2009)
+``bitwise``     bitwise / binary encoding (Prestwich 2009)
+``ladder``      ladder / regular encoding (Gent and Nightingale 2004; Ansótegui and Manyà 2004)
+``totalizer``   totalizer (Bailleux and Boufkhad, CP 2003)
+``mtotalizer``  modulo totalizer (Ogawa, Liu, Hasegawa, Koshimura, Fujita, ICTAI 2013)
+``kmtotalizer`` k-modulo totalizer (Morgado, Ignatiev, Marques-Silva, JSAT 2015)
+==============  ==============================================================
+
+A pre-placed queen is a unit clause. With ``unique``, lex-leader clauses
+(:mod:`nqueens_cp.models.lex_leader`) keep one solution per symmetry class.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Sequence
+
+from ..errors import BackendOptionError
+from ..instance import Instance, Solution
+from ..symmetry import require_symmetric
+from .geometry import ModelSize, lines
+from .lex_leader import add_cnf_lex_leader
+
+if TYPE_CHECKING:
+    from pysat.formula import CNF, IDPool
+
+#: PySAT ``EncType`` encodings that support a bound of 1 (``native`` needs a cardinality solver).
+ENCODINGS: tuple[str, ...] = (
+    "pairwise", "seqcounter", "sortnetwrk", "cardnetwrk", "bitwise",
+    "ladder", "totalizer", "mtotalizer", "kmtotalizer",
+)
+
+#: The encoding the ``sat`` backend solves with by default: pairwise adds no auxiliary variables,
+#: so the formula is n*n variables and binary clauses only, which enumerates fastest (README,
+#: "Choosing the SAT encoding and solver").
+DEFAULT_ENCODING = "pairwise"
+
+
+@dataclass(frozen=True)
+class QueensCnf:
+    """A built CNF and the map between squares and DIMACS variables."""
+
+    n: int
+    encoding: str
+    cnf: CNF
+    pool: IDPool
+
+    def queen(self, row: int, col: int) -> int:
+        """The DIMACS variable of square (row, col)."""
+        return int(self.pool.obj2id[("q", row, col)])
+
+    @property
+    def queen_variables(self) -> range:
+        """Variables 1..n*n are the squares, row by row: ``queen(r, c) == r*n + c + 1``."""
+        return range(1, self.n * self.n + 1)
+
+    def decode(self, model: Sequence[int]) -> Solution:
+        """The board a model (a list of signed literals) places: the true queen variables."""
+        n = self.n
+        cols = [-1] * n
+        for lit in model:
+            if 0 < lit <= n * n:
+                row, col = divmod(lit - 1, n)
+                cols[row] = col
+        return tuple(cols)
+
+    def size(self) -> ModelSize:
+        return ModelSize(self.cnf.nv, len(self.cnf.clauses), "clauses")
+
+
+def check_encoding(encoding: str) -> None:
+    """Raise ``BackendOptionError`` unless ``encoding`` is one of :data:`ENCODINGS`."""
+    if encoding not in ENCODINGS:
+        raise BackendOptionError(f"unknown encoding {encoding!r} (choose from {', '.join(ENCODINGS)})")
+
+
+def build_cnf(instance: Instance, encoding: str = DEFAULT_ENCODING, unique: bool = False) -> QueensCnf:
+    """The CNF of ``instance`` with cardinality ``encoding``; ``unique`` adds the lex-leader clauses."""
+    check_encoding(encoding)
+    from pysat.card import CardEnc, EncType
+    from pysat.formula import CNF, IDPool
+
+    n = instance.n
+    # -- variables: the squares first, so queen(r, c) == r*n + c + 1
+    pool = IDPool()
+    for r in range(n):
+        for c in range(n):
+            pool.id(("q", r, c))
+    # -- constraints: exactly one per row, at most one per column and diagonal
+    cnf = CNF()
+    enc = getattr(EncType, encoding)
+    for kind, squares in lines(n):
+        lits = [pool.id(("q", r, c)) for r, c in squares]
+        if kind == "row":
+            cnf.extend(CardEnc.equals(lits=lits, bound=1, vpool=pool, encoding=enc).clauses)
+        elif len(lits) > 1:
+            cnf.extend(CardEnc.atmost(lits=lits, bound=1, vpool=pool, encoding=enc).clauses)
+    # -- the pre-placed queens
+    for r, c in instance.fixed:
+        cnf.append([pool.id(("q", r, c))])
+    if unique:
+        require_symmetric(instance)
+        add_cnf_lex_leader(cnf, pool, n)
+    cnf.nv = max(cnf.nv, pool.top)
+    return QueensCnf(n, encoding, cnf, pool)

@@ -1,0 +1,162 @@
+"""The CP-SAT models of N-Queens, built (not solved), and the search strategies they accept.
+
+Two models, one :class:`CpSatModel` type:
+
+* **AllDifferent** (:func:`build_cpsat_model`, the ``cpsat`` backend's default): ``q[i]`` in
+  ``[0, n)`` is the column of row ``i``; AllDifferent on ``q[i]`` (columns), ``q[i] + i`` (up
+  diagonals) and ``q[i] - i`` (down diagonals). A pre-placed queen fixes its row's variable.
+* **Boolean** (:func:`build_cpsat_boolean_model`): ``x[r][c]`` is true when a queen stands on
+  ``(r, c)``; every row and column exactly one (``AddExactlyOne``), every diagonal of two or more
+  squares at most one (``AddAtMostOne``). The column of row ``r`` is read back as
+  ``sum(c * x[r][c])``. It suits CP-SAT's local search (feasibility jump), which finds first
+  solutions of boards of a thousand rows; local search can neither enumerate nor prove "none".
+
+With ``unique``, lex-leader constraints (:mod:`nqueens_cp.models.lex_leader`) keep one solution
+per symmetry class. A :class:`CpSatStrategy` is a set of solver parameters plus a branching that
+each model applies to its own decision variables (:meth:`CpSatModel.branch`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal, Mapping, cast
+
+from ..instance import Instance
+from ..symmetry import require_symmetric
+from .geometry import ModelSize, lines
+from .lex_leader import add_cpsat_lex_leader
+
+if TYPE_CHECKING:
+    from ortools.sat.python import cp_model
+
+#: A branching, in the problem's terms: ``first_fail`` takes the row with the fewest columns
+#: left and its smallest column; ``first_fail_middle`` the same row, its median column.
+Branching = Literal["first_fail", "first_fail_middle"]
+
+
+@dataclass(frozen=True)
+class CpSatStrategy:
+    """CP-SAT parameters (``SatParameters`` fields; strings name ``cp_model`` enum members) and a branching."""
+
+    parameters: Mapping[str, Any] = field(default_factory=dict)
+    branching: Branching | None = None
+
+    def configure(self, solver: cp_model.CpSolver) -> None:
+        """Set this strategy's parameters on ``solver``."""
+        from ortools.sat.python import cp_model
+
+        for key, value in self.parameters.items():
+            setattr(solver.parameters, key, getattr(cp_model, value) if isinstance(value, str) else value)
+
+
+#: The named strategies of the ``cpsat`` backend.
+#:
+#: * ``plain``: CP-SAT's defaults (OR-Tools' own sample configuration).
+#: * ``tuned``: for enumeration and counting. A fixed first-fail search on the rows, with SAT
+#:   inprocessing, presolve, LP relaxation and symmetry detection off: they cost time at every
+#:   restart of the enumeration and prune nothing that propagating the three AllDifferent does not.
+#: * ``first``: for one solution. The same first-fail order with the median column (a queen near
+#:   the middle leaves the most room), presolve off: it reaches boards that CP-SAT's default
+#:   portfolio does not (benchmarks/RESULTS.md, "cpsat first solution").
+#: * ``localsearch``: CP-SAT's local search only, for the Boolean model on large boards.
+STRATEGIES: dict[str, CpSatStrategy] = {
+    "plain": CpSatStrategy(),
+    "tuned": CpSatStrategy(
+        {
+            "search_branching": "FIXED_SEARCH",
+            "use_sat_inprocessing": False,
+            "cp_model_presolve": False,
+            "linearization_level": 0,
+            "symmetry_level": 0,
+        },
+        "first_fail",
+    ),
+    "first": CpSatStrategy({"search_branching": "FIXED_SEARCH", "cp_model_presolve": False}, "first_fail_middle"),
+    "localsearch": CpSatStrategy({"use_ls_only": True, "cp_model_presolve": False, "feasibility_jump_decay": 1.0}),
+}
+
+
+@dataclass(frozen=True)
+class CpSatModel:
+    """A built CP-SAT model, the expressions giving each row's column, and its decision variables."""
+
+    model: cp_model.CpModel
+    #: ``queens[row]`` is the column of that row (a variable, or a linear expression of Booleans).
+    queens: tuple[cp_model.LinearExprT, ...]
+    #: The variables a branching decides on, row by row.
+    decision_variables: tuple[cp_model.IntVar, ...]
+    #: ``rows``: one integer per row (AllDifferent model); ``squares``: one Boolean per square.
+    kind: Literal["rows", "squares"] = "rows"
+
+    def size(self) -> ModelSize:
+        proto = self.model.Proto()
+        return ModelSize(len(proto.variables), len(proto.constraints), "constraints")
+
+    def branch(self, branching: Branching | None) -> None:
+        """Add ``branching`` as a decision strategy on this model's own decision variables."""
+        if branching is None:
+            return
+        from ortools.sat.python import cp_model
+
+        if self.kind == "rows":
+            value = cp_model.SELECT_MIN_VALUE if branching == "first_fail" else cp_model.SELECT_MEDIAN_VALUE
+            self.model.add_decision_strategy(self.decision_variables, cp_model.CHOOSE_MIN_DOMAIN_SIZE, value)
+        else:  # squares, row by row: put a queen on the first square still open
+            self.model.add_decision_strategy(
+                self.decision_variables, cp_model.CHOOSE_FIRST, cp_model.SELECT_MAX_VALUE
+            )
+
+
+def build_cpsat_model(instance: Instance, unique: bool = False) -> CpSatModel:
+    """The three-AllDifferent model of ``instance``; ``unique`` adds the lex-leader constraints."""
+    from ortools.sat.python import cp_model
+
+    n = instance.n
+    model = cp_model.CpModel()
+    # -- variables: the column of each row
+    queens = [model.new_int_var(0, n - 1, f"q{row}") for row in range(n)]
+    # -- constraints: columns, up diagonals, down diagonals
+    model.add_all_different(queens)
+    model.add_all_different([queens[row] + row for row in range(n)])
+    model.add_all_different([queens[row] - row for row in range(n)])
+    # -- the pre-placed queens
+    for row, col in instance.fixed:
+        model.add(queens[row] == col)
+    if unique:
+        require_symmetric(instance)
+        add_cpsat_lex_leader(model, queens)
+    return CpSatModel(model, tuple(queens), tuple(queens), "rows")
+
+
+def build_cpsat_boolean_model(instance: Instance, unique: bool = False) -> CpSatModel:
+    """The Boolean model of ``instance``; ``unique`` adds the lex-leader constraints.
+
+    With ``unique``, integer row variables ``q[r] == sum(c * x[r][c])`` are added so that the
+    same lex-leader constraints as in the AllDifferent model apply.
+    """
+    from ortools.sat.python import cp_model
+
+    n = instance.n
+    model = cp_model.CpModel()
+    # -- variables: one Boolean per square
+    x = [[model.new_bool_var(f"x{r}_{c}") for c in range(n)] for r in range(n)]
+    # -- constraints: exactly one per row and column, at most one per diagonal
+    for kind, line_squares in lines(n):
+        line = [x[r][c] for r, c in line_squares]
+        if kind in ("row", "column"):
+            model.add_exactly_one(line)
+        elif len(line) > 1:
+            model.add_at_most_one(line)
+    # -- the pre-placed queens
+    for row, col in instance.fixed:
+        model.add(x[row][col] == 1)
+    squares = tuple(var for row in x for var in row)
+    columns = [cp_model.LinearExpr.weighted_sum(x[r], list(range(n))) for r in range(n)]
+    if unique:
+        require_symmetric(instance)
+        queens = [model.new_int_var(0, n - 1, f"q{r}") for r in range(n)]
+        for q, column in zip(queens, columns, strict=True):
+            model.add(q == column)
+        add_cpsat_lex_leader(model, queens)
+        return CpSatModel(model, tuple(queens), squares, "squares")
+    return CpSatModel(model, cast("tuple[cp_model.LinearExprT, ...]", tuple(columns)), squares, "squares")

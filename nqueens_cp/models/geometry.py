@@ -1,0 +1,51 @@
+"""The board's geometry, shared by every model: its lines, the numbering of squares, model sizes.
+
+A queen on ``(row, col)`` attacks along four kinds of line: its row, its column, its up diagonal
+(``row + col`` constant) and its down diagonal (``row - col`` constant). :func:`lines` lists
+them once for the whole package. In every Boolean model (CNF, OPB, the Boolean CP-SAT model)
+square ``(r, c)`` is variable ``square_variable(n, r, c) == r*n + c + 1``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterator, Literal, TypeAlias
+
+#: The four kinds of line of the board.
+LineKind: TypeAlias = Literal["row", "column", "up", "down"]
+Square: TypeAlias = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class ModelSize:
+    """Size of a built model: variables and constraints (``unit`` names what was counted)."""
+
+    variables: int
+    constraints: int
+    unit: str = "constraints"
+
+
+def lines(n: int) -> Iterator[tuple[LineKind, list[Square]]]:
+    """Every line of the n x n board with its kind: rows, columns, up and down diagonals.
+
+    Squares come in row order; diagonals of one square are included (models skip them where an
+    "at most one" of a single square says nothing).
+    """
+    for r in range(n):
+        yield "row", [(r, c) for c in range(n)]
+    for c in range(n):
+        yield "column", [(r, c) for r in range(n)]
+    for s in range(2 * n - 1):
+        yield "up", [(r, s - r) for r in range(max(0, s - n + 1), min(n, s + 1))]
+    for d in range(-(n - 1), n):
+        yield "down", [(r, r - d) for r in range(max(0, d), min(n, n + d))]
+
+
+def square_variable(n: int, row: int, col: int) -> int:
+    """The 1-based variable of square ``(row, col)`` in the Boolean models: ``row*n + col + 1``."""
+    return row * n + col + 1
+
+
+def variable_square(n: int, variable: int) -> Square:
+    """The square of a Boolean model's variable ``1 .. n*n`` (the inverse of :func:`square_variable`)."""
+    return divmod(variable - 1, n)
