@@ -183,3 +183,20 @@ def test_cli_wrong_total_is_exit_1_naming_the_sub_problems(tmp_path: Path) -> No
     assert done.returncode == 1 and done.stdout == ""
     assert "differs from OEIS A000170(8) = 92" in done.stderr and "(rows 0-1 = 0," in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_cli_verify(tmp_path: Path) -> None:
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+
+    def solve(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-c", TEST_CLI, "solve", *args], cwd=tmp_path, env=env,
+                              capture_output=True, text=True, timeout=120)
+
+    fine = solve("10", "--count", "--backend", "bitboard", "--verify", "--workers", "2")
+    assert (fine.returncode, fine.stdout.strip(), fine.stderr) == (0, "724", "")
+    caught = solve("10", "--count", "--backend", "miscounting", "--verify-with", "backtrack", "--split-depth", "1")
+    assert caught.returncode == 1 and caught.stdout == ""
+    assert caught.stderr.splitlines() == [
+        "nqueens-cp: error: verify: sub-problem #0 (row 0 = 0) of n=10: miscounting:batch_size=8192:column=0:"
+        "kernel=compiled counted 65, backtrack:search=auto:seed=0 counted 64; no result reported"]
+    assert solve("10", "--verify").returncode == 2  # a split flag: needs --count or --all

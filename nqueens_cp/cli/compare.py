@@ -8,12 +8,12 @@ runs), 130 when interrupted (the results so far are written, marked incomplete).
 from __future__ import annotations
 
 import argparse
-import math
 import shlex
 import sys
 from typing import Any, Sequence
 
 from ..instance import MAX_N
+from .common import integer, number
 
 #: The default comparison (every backend, the sat encodings side by side): about a minute on 2 cores.
 DEFAULT_NS = "4-11"
@@ -42,45 +42,6 @@ def board_sizes(text: str) -> tuple[int, ...]:
             raise argparse.ArgumentTypeError(f"--n: sizes must be <= {MAX_N}, got {last}")
         sizes.update(range(first, last + 1))
     return tuple(sorted(sizes))
-
-
-def positive_int(text: str, maximum: int | None = None) -> int:
-    """argparse type: an integer >= 1 (and <= ``maximum``)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {value}")
-    if maximum is not None and value > maximum:
-        raise argparse.ArgumentTypeError(f"expected an integer <= {maximum}, got {value}")
-    return value
-
-
-def repetitions(text: str) -> int:
-    """argparse type for ``--repeat``: 1 to :data:`MAX_REPEAT`."""
-    return positive_int(text, MAX_REPEAT)
-
-
-def instance_count(text: str) -> int:
-    """argparse type for ``--instances``: 1 to :data:`MAX_INSTANCES`."""
-    return positive_int(text, MAX_INSTANCES)
-
-
-def positive_float(text: str, unit: str = "seconds") -> float:
-    """argparse type: a finite number of ``unit`` > 0."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of {unit}, got {text!r}") from None
-    if not (value > 0 and math.isfinite(value)):
-        raise argparse.ArgumentTypeError(f"expected a finite number of {unit} > 0, got {text!r}")
-    return value
-
-
-def megabytes(text: str) -> float:
-    """argparse type: a number of megabytes > 0."""
-    return positive_float(text, "megabytes")
 
 
 def compress_sizes(ns: Sequence[int]) -> str:
@@ -131,11 +92,11 @@ def add_parser(subparsers: Any) -> None:
                         help="comma-separated configurations, NAME[:KEY=VALUE...], e.g. "
                         "backtrack,cpsat,sat:encoding=pairwise (default: every backend, the sat encodings "
                         "pairwise, seqcounter and totalizer side by side)")
-    parser.add_argument("--repeat", type=repetitions, default=DEFAULT_REPEAT, metavar="R",
+    parser.add_argument("--repeat", type=integer("--repeat", minimum=1, maximum=MAX_REPEAT), default=DEFAULT_REPEAT, metavar="R",
                         help=f"repetitions of each run (default {DEFAULT_REPEAT})")
-    parser.add_argument("--timeout", type=positive_float, default=DEFAULT_TIMEOUT, metavar="S",
+    parser.add_argument("--timeout", type=number("--timeout"), default=DEFAULT_TIMEOUT, metavar="S",
                         help=f"seconds each run may take before it is killed (default {DEFAULT_TIMEOUT:g})")
-    parser.add_argument("--memory-limit", type=megabytes, default=None, metavar="MB",
+    parser.add_argument("--memory-limit", type=number("--memory-limit (MB)"), default=None, metavar="MB",
                         help="resident memory each worker may use; one that grows past it is killed and "
                         "recorded as oom (out of memory), like a timeout (default: half of this machine's memory)")
     parser.add_argument("--out", default=DEFAULT_OUT, metavar="DIR",
@@ -143,7 +104,7 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--format", choices=FORMATS, default="github", help="report format (default github)")
     parser.add_argument("--baseline", metavar="CONFIG",
                         help="configuration the speedups are relative to (default: the first)")
-    parser.add_argument("--store-limit", type=positive_int, default=DEFAULT_STORE_LIMIT, metavar="K",
+    parser.add_argument("--store-limit", type=integer("--store-limit", minimum=1), default=DEFAULT_STORE_LIMIT, metavar="K",
                         help="solutions kept per run for the exact set comparison; beyond K, sets are compared "
                         f"by fingerprint (default {DEFAULT_STORE_LIMIT:,})")
     parser.add_argument("--force", action="store_true", help="overwrite an existing report in --out")
@@ -152,7 +113,7 @@ def add_parser(subparsers: Any) -> None:
                         "completion of random partial boards (see --preplaced)")
     parser.add_argument("--preplaced", type=int, metavar="K",
                         help="with --task complete: queens pre-placed on each random board (0 <= K <= every n)")
-    parser.add_argument("--instances", type=instance_count, default=10, metavar="M",
+    parser.add_argument("--instances", type=integer("--instances", minimum=1, maximum=MAX_INSTANCES), default=10, metavar="M",
                         help="with --task complete: random boards per n (default 10)")
     parser.add_argument("--seed", type=int, default=0, metavar="S",
                         help="with --task complete: seed of the random boards (default 0)")
