@@ -105,6 +105,8 @@ def test_a_forged_row_is_caught_by_the_oeis_check(tmp_path: Path) -> None:
     message = str(caught.value)
     assert "2682" in message and "A000170(11) = 2680" in message
     assert f"{label} counted" in message and message.count("counted") == 1
+    assert f"removed from {path}" in message  # and so computed anew by the same command:
+    assert SplitRun(Instance(11), "bitboard", config=ParallelConfig(checkpoint=path)).count().count == 2680
 
 
 def test_a_wrong_backend_fails_the_oeis_check_with_its_sub_problems(miscounting: str) -> None:

@@ -280,6 +280,11 @@ class CheckpointStore(ResultStore):
             self._check_row(*row)
         return iter([(row[0], row[2]) for row in rows])
 
+    def forget(self, indices: list[int]) -> None:
+        """Delete the rows of ``indices`` (results found wrong), so that a later run computes them anew."""
+        with self._db:
+            self._db.executemany("DELETE FROM results WHERE idx = ?", [(index,) for index in indices])
+
     def _check_row(
         self, index: int, prefix: str, count: int, blob: bytes | None, seconds: float, worker: str, checksum: str
     ) -> None:

@@ -454,8 +454,15 @@ class SplitRun:
             )
             raise WrongCountError(f"{what}; {detail}; no result reported")
         shown = "; ".join(wrong[:10]) + (f"; ... {len(wrong)} in all" if len(wrong) > 10 else "")
-        source = f" (checkpoint {self.config.checkpoint})" if self.config.checkpoint is not None else ""
-        raise WrongCountError(f"{what}; wrong sub-problem(s){source}: {shown}; no result reported")
+        forgotten = ""
+        if self.config.checkpoint is not None:
+            store = CheckpointStore(self.config.checkpoint, self.header(plan))
+            try:
+                store.forget([index for index, count in counts if index in rechecked and rechecked[index] != count])
+            finally:
+                store.close()
+            forgotten = f" (removed from {self.config.checkpoint}: the same command computes them anew)"
+        raise WrongCountError(f"{what}; wrong sub-problem(s){forgotten}: {shown}; no result reported")
 
     def _recount(self, plan: SplitPlan) -> dict[int, int]:
         """Every sub-problem's count by the cross-checking backend (failed ones left out)."""
