@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ctypes
 import time
+from contextlib import contextmanager
 from typing import Iterator
 
 from nqueens_cp.backends.base import OptionSpec
@@ -82,3 +83,34 @@ class MemoryHogBackend(BitboardBackend):
         held = self._hog(instance)
         yield from super()._solutions(instance, limit)
         del held
+
+
+#: Every backend the tests run through the CLI, by name: ``module:Class`` for the registry.
+TEST_BACKENDS = {
+    "sleepy": "tests.parallel_backends:SleepyBackend",
+    "miscounting": "tests.reliability_backends:MiscountingBackend",
+    "segfaulting": "tests.reliability_backends:SegfaultingBackend",
+    "memoryhog": "tests.reliability_backends:MemoryHogBackend",
+}
+
+#: ``python -c`` source of the CLI with every test backend registered (workers import them by reference).
+CLI_WITH_TEST_BACKENDS = (
+    "import sys\n"
+    "from nqueens_cp.backends.registry import register_backend\n"
+    f"for name, target in {TEST_BACKENDS!r}.items():\n"
+    "    register_backend(name, target)\n"
+    "from nqueens_cp.cli import main\n"
+    "raise SystemExit(main(sys.argv[1:]))\n"
+)
+
+
+@contextmanager
+def registered(name: str) -> Iterator[str]:
+    """The test backend ``name`` registered for the duration of the block."""
+    from nqueens_cp.backends.registry import register_backend, unregister_backend
+
+    register_backend(name, TEST_BACKENDS[name])
+    try:
+        yield name
+    finally:
+        unregister_backend(name)

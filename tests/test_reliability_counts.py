@@ -20,25 +20,13 @@ from nqueens_cp.parallel import CheckpointStore, ParallelConfig, SplitRun, split
 from nqueens_cp.parallel.checkpoint import header_digest, row_checksum
 
 from .conftest import REPO
-
-#: The CLI with the tests' backends registered (workers import them by reference).
-TEST_CLI = (
-    "import sys\n"
-    "from nqueens_cp.backends.registry import register_backend\n"
-    "register_backend('sleepy', 'tests.parallel_backends:SleepyBackend')\n"
-    "register_backend('miscounting', 'tests.reliability_backends:MiscountingBackend')\n"
-    "from nqueens_cp.cli import main\n"
-    "raise SystemExit(main(sys.argv[1:]))\n"
-)
+from .reliability_backends import CLI_WITH_TEST_BACKENDS, registered
 
 
 @pytest.fixture
 def miscounting() -> Iterator[str]:
-    from nqueens_cp.backends.registry import register_backend, unregister_backend
-
-    register_backend("miscounting", "tests.reliability_backends:MiscountingBackend")
-    yield "miscounting"
-    unregister_backend("miscounting")
+    with registered("miscounting") as registered_name:
+        yield registered_name
 
 
 def _edit_count(path: Path, index: int, delta: int, *, forge: bool) -> None:
@@ -151,7 +139,7 @@ def test_a_locked_checkpoint_is_refused(tmp_path: Path) -> None:
 
 def test_two_processes_resuming_one_checkpoint(tmp_path: Path) -> None:
     path = tmp_path / "shared.sqlite"
-    command = [sys.executable, "-c", TEST_CLI, "solve", "10", "--count", "--backend", "sleepy",
+    command = [sys.executable, "-c", CLI_WITH_TEST_BACKENDS, "solve", "10", "--count", "--backend", "sleepy",
                "-O", "delay=0.05", "--split-depth", "2", "--checkpoint", str(path)]
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     first = subprocess.Popen(command, cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -179,7 +167,7 @@ def test_two_processes_resuming_one_checkpoint(tmp_path: Path) -> None:
 
 def test_cli_wrong_total_is_exit_1_naming_the_sub_problems(tmp_path: Path) -> None:
     env = {**os.environ, "PYTHONPATH": str(REPO)}
-    done = subprocess.run([sys.executable, "-c", TEST_CLI, "solve", "8", "--count", "--backend", "miscounting",
+    done = subprocess.run([sys.executable, "-c", CLI_WITH_TEST_BACKENDS, "solve", "8", "--count", "--backend", "miscounting",
                            "--split-depth", "2"], cwd=tmp_path, env=env, capture_output=True, text=True,
                           timeout=60)
     assert done.returncode == 1 and done.stdout == ""
@@ -191,7 +179,7 @@ def test_cli_verify(tmp_path: Path) -> None:
     env = {**os.environ, "PYTHONPATH": str(REPO)}
 
     def solve(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, "-c", TEST_CLI, "solve", *args], cwd=tmp_path, env=env,
+        return subprocess.run([sys.executable, "-c", CLI_WITH_TEST_BACKENDS, "solve", *args], cwd=tmp_path, env=env,
                               capture_output=True, text=True, timeout=120)
 
     fine = solve("10", "--count", "--backend", "bitboard", "--verify", "--workers", "2")

@@ -21,30 +21,20 @@ from nqueens_cp.errors import SubProblemError
 from nqueens_cp.parallel import ParallelConfig, SplitRun
 
 from .conftest import REPO
+from .reliability_backends import CLI_WITH_TEST_BACKENDS, registered
 
-TEST_CLI = (
-    "import sys\n"
-    "from nqueens_cp.backends.registry import register_backend\n"
-    "register_backend('sleepy', 'tests.parallel_backends:SleepyBackend')\n"
-    "register_backend('segfaulting', 'tests.reliability_backends:SegfaultingBackend')\n"
-    "from nqueens_cp.cli import main\n"
-    "raise SystemExit(main(sys.argv[1:]))\n"
-)
 ENV = {**os.environ, "PYTHONPATH": str(REPO)}
 
 
 @pytest.fixture
 def segfaulting() -> Iterator[str]:
-    from nqueens_cp.backends.registry import register_backend, unregister_backend
-
-    register_backend("segfaulting", "tests.reliability_backends:SegfaultingBackend")
-    yield "segfaulting"
-    unregister_backend("segfaulting")
+    with registered("segfaulting") as registered_name:
+        yield registered_name
 
 
 def test_a_segfault_in_a_compare_worker(tmp_path: Path) -> None:
     done = subprocess.run(
-        [sys.executable, "-c", TEST_CLI, "compare", "--n", "5-6", "--repeat", "1", "--backends",
+        [sys.executable, "-c", CLI_WITH_TEST_BACKENDS, "compare", "--n", "5-6", "--repeat", "1", "--backends",
          "bitboard,segfaulting:column=-1,backtrack", "--out", "rep"],
         cwd=tmp_path, env=ENV, capture_output=True, text=True, timeout=120)
     assert done.returncode == 1, done.stderr
@@ -73,7 +63,7 @@ def test_a_segfault_in_a_split_run_worker(segfaulting: str, tmp_path: Path) -> N
 
 def test_a_segfault_in_a_split_run_through_the_cli(tmp_path: Path) -> None:
     done = subprocess.run(
-        [sys.executable, "-c", TEST_CLI, "solve", "10", "--count", "--backend", "segfaulting", "-O", "column=0",
+        [sys.executable, "-c", CLI_WITH_TEST_BACKENDS, "solve", "10", "--count", "--backend", "segfaulting", "-O", "column=0",
          "--workers", "2", "--split-depth", "1", "--checkpoint", "c.sqlite"],
         cwd=tmp_path, env=ENV, capture_output=True, text=True, timeout=120)
     assert done.returncode == 1 and done.stdout == "" and "Traceback" not in done.stderr
@@ -118,7 +108,7 @@ def _ready(path: Path) -> bool:
 def _interrupt(argv: list[str], cwd: Path, ready: Path | None, wait: float) -> tuple[int, str, str]:
     """Start ``argv`` in a new session, SIGINT its process group after ``wait`` s once ``ready``
     holds something, and check that nothing of the session is left once it has exited."""
-    process = subprocess.Popen([sys.executable, "-c", TEST_CLI, *argv], cwd=cwd, env=ENV, text=True,
+    process = subprocess.Popen([sys.executable, "-c", CLI_WITH_TEST_BACKENDS, *argv], cwd=cwd, env=ENV, text=True,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
     try:
         deadline = time.monotonic() + 60
@@ -167,7 +157,7 @@ def test_ctrl_c_keeps_partial_results_and_leaves_no_child(
     if "--checkpoint" in argv:
         kept = sqlite3.connect(tmp_path / "c.sqlite").execute("SELECT COUNT(*) FROM results").fetchone()[0]
         assert kept > 0
-        resumed = subprocess.run([sys.executable, "-c", TEST_CLI, *argv], cwd=tmp_path, env=ENV,
+        resumed = subprocess.run([sys.executable, "-c", CLI_WITH_TEST_BACKENDS, *argv], cwd=tmp_path, env=ENV,
                                  capture_output=True, text=True, timeout=120)
         assert resumed.stdout.strip() == str(A000170[11]), resumed.stderr
     if argv[0] == "compare":
@@ -189,7 +179,7 @@ def test_ctrl_c_keeps_partial_results_and_leaves_no_child(
     ids=["solve-pool", "compare"],
 )
 def test_no_orphan_outlives_a_kill_9_of_the_run(tmp_path: Path, argv: list[str]) -> None:
-    process = subprocess.Popen([sys.executable, "-c", TEST_CLI, *argv], cwd=tmp_path, env=ENV,
+    process = subprocess.Popen([sys.executable, "-c", CLI_WITH_TEST_BACKENDS, *argv], cwd=tmp_path, env=ENV,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     try:
         deadline = time.monotonic() + 60

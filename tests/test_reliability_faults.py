@@ -20,14 +20,8 @@ from pathlib import Path
 import pytest
 
 from .conftest import REPO
+from .reliability_backends import CLI_WITH_TEST_BACKENDS
 
-SLEEPY_CLI = (
-    "import sys\n"
-    "from nqueens_cp.backends.registry import register_backend\n"
-    "register_backend('sleepy', 'tests.parallel_backends:SleepyBackend')\n"
-    "from nqueens_cp.cli import main\n"
-    "raise SystemExit(main(sys.argv[1:]))\n"
-)
 ENV = {**os.environ, "PYTHONPATH": str(REPO)}
 
 
@@ -124,7 +118,7 @@ def test_the_output_directory_turns_read_only_mid_run(tmp_path: Path) -> None:
     _mount(directory, "size=4m")
     try:
         process = subprocess.Popen(
-            [sys.executable, "-c", SLEEPY_CLI, "compare", "--n", "4-8", "--repeat", "1", "--backends",
+            [sys.executable, "-c", CLI_WITH_TEST_BACKENDS, "compare", "--n", "4-8", "--repeat", "1", "--backends",
              "bitboard,sleepy:delay=0.3", "--out", "rep"],
             cwd=directory, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         deadline = time.monotonic() + 60

@@ -19,23 +19,13 @@ from nqueens_cp.harness.runner import default_memory_limit_mb, resident_kb
 from nqueens_cp.harness.tasks import make_task
 
 from .conftest import REPO
-
-HOG_CLI = (
-    "import sys\n"
-    "from nqueens_cp.backends.registry import register_backend\n"
-    "register_backend('memoryhog', 'tests.reliability_backends:MemoryHogBackend')\n"
-    "from nqueens_cp.cli import main\n"
-    "raise SystemExit(main(sys.argv[1:]))\n"
-)
+from .reliability_backends import CLI_WITH_TEST_BACKENDS, registered
 
 
 @pytest.fixture
 def memoryhog() -> Iterator[str]:
-    from nqueens_cp.backends.registry import register_backend, unregister_backend
-
-    register_backend("memoryhog", "tests.reliability_backends:MemoryHogBackend")
-    yield "memoryhog"
-    unregister_backend("memoryhog")
+    with registered("memoryhog") as registered_name:
+        yield registered_name
 
 
 def _compare(texts: list[str], ns: tuple[int, ...], limit: float) -> object:
@@ -71,7 +61,7 @@ def test_the_cli_option_and_its_default(tmp_path: Path) -> None:
     assert default_memory_limit_mb() >= 256 and resident_kb(os.getpid()) is not None
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     done = subprocess.run(
-        [sys.executable, "-c", HOG_CLI, "compare", "--n", "5-7", "--repeat", "1", "--backends",
+        [sys.executable, "-c", CLI_WITH_TEST_BACKENDS, "compare", "--n", "5-7", "--repeat", "1", "--backends",
          "bitboard,memoryhog:megabytes=3072", "--memory-limit", "400", "--out", "out"],
         cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120,
     )
