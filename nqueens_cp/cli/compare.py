@@ -92,7 +92,7 @@ def add_parser(subparsers: Any) -> None:
                         help="comma-separated configurations, NAME[:KEY=VALUE...], e.g. "
                         "backtrack,cpsat,sat:encoding=pairwise (default: every backend, the sat encodings "
                         "pairwise, seqcounter and totalizer side by side)")
-    parser.add_argument("--repeat", type=integer("--repeat", minimum=1, maximum=MAX_REPEAT), default=DEFAULT_REPEAT, metavar="R",
+    parser.add_argument("--repeat", type=integer("--repeat", 1, MAX_REPEAT), default=DEFAULT_REPEAT, metavar="R",
                         help=f"repetitions of each run (default {DEFAULT_REPEAT})")
     parser.add_argument("--timeout", type=number("--timeout"), default=DEFAULT_TIMEOUT, metavar="S",
                         help=f"seconds each run may take before it is killed (default {DEFAULT_TIMEOUT:g})")
@@ -104,18 +104,18 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--format", choices=FORMATS, default="github", help="report format (default github)")
     parser.add_argument("--baseline", metavar="CONFIG",
                         help="configuration the speedups are relative to (default: the first)")
-    parser.add_argument("--store-limit", type=integer("--store-limit", minimum=1), default=DEFAULT_STORE_LIMIT, metavar="K",
+    parser.add_argument("--store-limit", type=integer("--store-limit", 1), default=DEFAULT_STORE_LIMIT, metavar="K",
                         help="solutions kept per run for the exact set comparison; beyond K, sets are compared "
                         f"by fingerprint (default {DEFAULT_STORE_LIMIT:,})")
     parser.add_argument("--force", action="store_true", help="overwrite an existing report in --out")
     parser.add_argument("--task", choices=("all", "first", "complete"), default="all",
                         help="what each run asks for: every solution (default), the first one, or one "
                         "completion of random partial boards (see --preplaced)")
-    parser.add_argument("--preplaced", type=int, metavar="K",
+    parser.add_argument("--preplaced", type=integer("--preplaced", 0), metavar="K",
                         help="with --task complete: queens pre-placed on each random board (0 <= K <= every n)")
-    parser.add_argument("--instances", type=integer("--instances", minimum=1, maximum=MAX_INSTANCES), default=10, metavar="M",
+    parser.add_argument("--instances", type=integer("--instances", 1, MAX_INSTANCES), default=10, metavar="M",
                         help="with --task complete: random boards per n (default 10)")
-    parser.add_argument("--seed", type=int, default=0, metavar="S",
+    parser.add_argument("--seed", type=integer("--seed", 0), default=0, metavar="S",
                         help="with --task complete: seed of the random boards (default 0)")
     parser.add_argument("--unique", action="store_true",
                         help="with --task all: one solution per symmetry class (counts checked against A002562)")
