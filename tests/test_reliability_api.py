@@ -114,3 +114,23 @@ def test_split_runs_check_their_arguments() -> None:
 
 def test_the_error_is_also_a_type_and_value_error() -> None:
     assert issubclass(InvalidArgumentError, TypeError) and issubclass(InvalidArgumentError, ValueError)
+
+
+def test_model_builders_and_writers_check_their_arguments() -> None:
+    from nqueens_cp.export import export_model
+    from nqueens_cp.export.writers import cpsat_text, dimacs_text
+    from nqueens_cp.models.cnf import build_cnf
+    from nqueens_cp.models.cpsat import build_cpsat_boolean_model, build_cpsat_model
+    from nqueens_cp.models.text import minizinc_text, opb_text
+
+    takes_instance: list[Callable[[Any], Any]] = [
+        build_cnf, build_cpsat_model, build_cpsat_boolean_model, minizinc_text, opb_text, dimacs_text,
+        cpsat_text, lambda value: export_model(value, "dimacs"),
+    ]
+    for build in takes_instance:
+        for value in WRONG:
+            _refused(lambda value=value, build=build: build(value), "instance")
+    for build in (build_cnf, build_cpsat_model, build_cpsat_boolean_model):
+        _refused(lambda build=build: build(Instance(4), unique="yes"), "unique")
+    _refused(lambda: build_cnf(Instance(4), 5), "encoding")
+    _refused(lambda: export_model(Instance(4), 3), "format")

@@ -16,6 +16,7 @@ import importlib.util
 import os
 from typing import Callable
 
+from ..arguments import require_instance
 from ..atomic import atomic_write
 from ..errors import BackendOptionError, BackendUnavailableError
 from ..instance import Instance
@@ -58,6 +59,7 @@ def _fix_flags(instance: Instance) -> str:
 
 def dimacs_text(instance: Instance, encoding: str = DEFAULT_ENCODING) -> str:
     """The CNF of ``instance`` (``sat`` backend, cardinality ``encoding``) in DIMACS format, with a decoding key."""
+    require_instance(instance)
     check_encoding(encoding)
     _require("pysat", "python-sat")
     built = build_cnf(instance, encoding)
@@ -90,6 +92,7 @@ def dimacs_text(instance: Instance, encoding: str = DEFAULT_ENCODING) -> str:
 
 def cpsat_text(instance: Instance) -> str:
     """The ``cpsat`` backend's model of ``instance`` as protobuf text (``CpModelProto``), ``#`` comments first."""
+    require_instance(instance)
     _require("ortools", "ortools")
     from ..models.cpsat import build_cpsat_model
 
@@ -117,6 +120,7 @@ _WRITERS: dict[str, Callable[[Instance], str]] = {
 
 def export_model(instance: Instance, fmt: str, encoding: str | None = None) -> str:
     """The model of ``instance`` in format ``fmt``; ``encoding`` is for ``dimacs`` only."""
+    require_instance(instance)
     if fmt not in FORMAT_SUFFIXES:
         raise BackendOptionError(f"unknown format {fmt!r} (choose from {', '.join(FORMATS)})")
     if fmt == "dimacs":

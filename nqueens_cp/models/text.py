@@ -8,6 +8,7 @@ function returns the whole file, deterministically.
 
 from __future__ import annotations
 
+from ..arguments import require_instance
 from ..instance import Instance
 from .geometry import lines as board_lines
 from .geometry import square_variable
@@ -22,6 +23,7 @@ def placed_text(instance: Instance) -> str:
 
 def minizinc_text(instance: Instance) -> str:
     """A self-contained MiniZinc model of ``instance``: the instance data first, then the model."""
+    require_instance(instance)
     n = instance.n
     k = len(instance.fixed)
     if k:
@@ -68,6 +70,7 @@ def opb_text(instance: Instance) -> str:
     Rows are ``= 1``; columns and diagonals of length >= 2 are "at most one", written in the
     competition's ``>=`` form as ``-x_a -x_b ... >= -1``; pre-placed queens are ``+1 x = 1``.
     """
+    require_instance(instance)
     n = instance.n
 
     def var(r: int, c: int) -> str:
