@@ -8,6 +8,7 @@ from __future__ import annotations
 import ctypes
 import time
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Iterator
 
 from nqueens_cp.backends.base import OptionSpec
@@ -42,11 +43,21 @@ class SegfaultingBackend(BitboardBackend):
     option_specs = (
         *BitboardBackend.option_specs,
         OptionSpec("column", int, 0, "row-0 column of the sub-problems that crash (-1: all)"),
+        OptionSpec("marker", str, "", "file the crashing sub-problems create just before they crash; "
+                   "the others wait (up to 30 s) until it exists, then 1 s more"),
     )
 
     def _crash(self, instance: Instance) -> None:
+        marker = Path(self.options["marker"]) if self.options["marker"] else None
         if _targeted(instance, self.options["column"]):
+            if marker is not None:
+                marker.touch()
             ctypes.string_at(0)  # a real segmentation fault, as a native solver would have
+        if marker is not None:
+            deadline = time.monotonic() + 30
+            while not marker.exists() and time.monotonic() < deadline:
+                time.sleep(0.01)
+            time.sleep(1.0)  # still running when the crash breaks the pool
 
     def _solutions(self, instance: Instance, limit: int | None) -> Iterator[Solution]:
         self._crash(instance)

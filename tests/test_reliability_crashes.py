@@ -52,13 +52,29 @@ def test_a_segfault_in_a_split_run_worker(segfaulting: str, tmp_path: Path) -> N
     messages: list[str] = []
     run = SplitRun(Instance(10), segfaulting, {"column": 0}, notify=messages.append,
                    config=ParallelConfig(workers=2, split_depth=1, checkpoint=path))
-    with pytest.raises(SubProblemError, match=r"^sub-problem #0 \(row 0 = 0\) of n=10 failed 3 time\(s\), "
-                       r"last: a worker process died") as caught:
+    with pytest.raises(SubProblemError, match=r"^sub-problem #0 \(row 0 = 0\) of n=10 failed 4 time\(s\) "
+                       r"\(the last one alone\), last: a worker process died") as caught:
         run.count()
-    assert "the 4 finished sub-problems are kept" in str(caught.value)
+    assert "the 4 finished sub-problems are kept" in str(caught.value) and "more:" not in str(caught.value)
     kept = {i for (i,) in sqlite3.connect(path).execute("SELECT idx FROM results")}
     assert kept == {1, 2, 3, 4}  # the rest went on
     assert any("finishing the other sub-problems" in m for m in messages)
+
+
+def test_an_innocent_sub_problem_beside_a_crashing_one_is_tried_alone(segfaulting: str, tmp_path: Path) -> None:
+    # One attempt each: #0 crashes while #1 (waiting for #0's marker) runs beside it on the other
+    # worker, so both are charged their only attempt; each is then tried once alone.
+    messages: list[str] = []
+    options = {"column": 0, "marker": str(tmp_path / "crashed")}
+    run = SplitRun(Instance(8), segfaulting, options, notify=messages.append,
+                   config=ParallelConfig(workers=2, split_depth=1, max_attempts=1, checkpoint=tmp_path / "c.sqlite"))
+    with pytest.raises(SubProblemError) as caught:
+        run.count()
+    assert str(caught.value).startswith("sub-problem #0 (row 0 = 0) of n=8 failed 2 time(s) (the last one alone)")
+    assert "#1" not in str(caught.value)  # alone, it succeeded: only the culprit is named
+    kept = {i for (i,) in sqlite3.connect(tmp_path / "c.sqlite").execute("SELECT idx FROM results")}
+    assert kept == {1, 2, 3}
+    assert any(m.startswith("sub-problem #1 (row 0 = 1): a worker process died") for m in messages), messages
 
 
 def test_a_segfault_in_a_split_run_through_the_cli(tmp_path: Path) -> None:

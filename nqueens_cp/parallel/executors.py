@@ -26,6 +26,9 @@ from ..errors import NQueensError
 from .tasks import SubResult, SubTask, solve_subproblem
 from .watchdog import follow_owner
 
+#: The error of every task in flight when a local worker process died (which one killed it is unknown).
+WORKER_DIED = "a worker process died while this sub-problem was running"
+
 #: The executor names ``--executor`` accepts.
 EXECUTOR_NAMES: tuple[str, ...] = ("inline", "processes", "dask")
 
@@ -147,7 +150,7 @@ class ProcessPoolTaskExecutor(TaskExecutor):
                     yield Outcome(task, future.result())
                 elif isinstance(error, BrokenProcessPool):
                     broken = True
-                    yield Outcome(task, None, "a worker process died while this sub-problem was running")
+                    yield Outcome(task, None, WORKER_DIED)
                 else:
                     yield Outcome(task, None, _describe(error))
             if broken:
@@ -156,7 +159,7 @@ class ProcessPoolTaskExecutor(TaskExecutor):
                     try:
                         result = future.result()
                     except BrokenProcessPool:
-                        yield Outcome(task, None, "a worker process died while this sub-problem was running")
+                        yield Outcome(task, None, WORKER_DIED)
                     except Exception as error:
                         yield Outcome(task, None, _describe(error))
                     else:

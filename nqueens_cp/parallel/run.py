@@ -27,6 +27,7 @@ kernels) as it runs, and any difference raises the same error.
 
 from __future__ import annotations
 
+import itertools
 import os
 import time
 from collections import deque
@@ -42,7 +43,7 @@ from ..instance import Instance, Solution
 from ..oeis import A000170, A002562
 from ..progress import Progress
 from .checkpoint import CheckpointStore, MemoryStore, ResultStore, read_header
-from .executors import EXECUTOR_NAMES, TaskExecutor, make_executor
+from .executors import EXECUTOR_NAMES, WORKER_DIED, Outcome, TaskExecutor, make_executor
 from .split import SplitPlan, SubProblem, default_depth, expand, split_instance
 from .tasks import SubResult, SubTask
 
@@ -111,6 +112,14 @@ def _check_local_workers(config: ParallelConfig) -> None:
             f"--workers {config.workers}: at most {limit} local worker processes on this machine "
             f"({MAX_WORKERS_PER_CORE} per core); use a Dask cluster (--scheduler) for more"
         )
+
+
+def _one_by_one(tasks: deque[SubTask]) -> Iterator[Outcome]:
+    """The outcomes of ``tasks`` (filled while the run's own executor works), each run alone in a
+    one-process pool: a worker that dies now was killed by that task, and by no other."""
+    if tasks:
+        with make_executor("processes", workers=1) as single:
+            yield from single.outcomes(tasks)
 
 
 def cross_check_config(backend: Backend) -> str:
@@ -332,14 +341,24 @@ class SplitRun:
             attempts: dict[tuple[int, bool], int] = {}
             failed: list[str] = []
             unconfirmed: dict[int, SubResult] = {}  # verify: the first of the two counts to arrive
-            for outcome in executor.outcomes(queue):
+            alone: deque[SubTask] = deque()  # given up while others ran beside it: one try alone
+            for outcome in itertools.chain(executor.outcomes(queue), _one_by_one(alone)):
                 sub = by_index[outcome.task.index]
                 if outcome.result is None:
                     key = (sub.index, self.config.verify and self._is_check(outcome.task))
                     tries = attempts[key] = attempts.get(key, 0) + 1
+                    if tries == self.config.max_attempts and outcome.error == WORKER_DIED and executor.capacity > 1:
+                        # It may only have shared the pool with the sub-problem that crashed it.
+                        alone.append(outcome.task)
+                        if self.notify is not None:
+                            with bar.paused():
+                                self.notify(f"sub-problem {sub.label()}: {WORKER_DIED} {tries} time(s); "
+                                            "trying it once more, alone, after the others")
+                        continue
                     if tries >= self.config.max_attempts:
                         # Given up; the others go on (and are kept), the run fails at the end.
-                        failed.append(f"sub-problem {sub.label()} of {self.instance} failed {tries} time(s), "
+                        last = " (the last one alone)" if tries > self.config.max_attempts else ""
+                        failed.append(f"sub-problem {sub.label()} of {self.instance} failed {tries} time(s){last}, "
                                       f"last: {outcome.error}")
                         if self.notify is not None and self.config.checkpoint is not None:
                             self.notify(f"{failed[-1]}; finishing the other sub-problems")
