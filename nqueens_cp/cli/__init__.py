@@ -60,6 +60,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
         status: int = args.run(args)
         sys.stdout.flush()  # a full disk or a closed pipe shows here, not at interpreter exit
+    except SystemExit as stop:  # argparse: --help, --version, or a usage error already reported
+        return stop.code if isinstance(stop.code, int) else 0 if stop.code is None else 2
     except NQueensError as error:
         sys.stderr.write(f"{PROG}: error: {error}\n")
         return 2
