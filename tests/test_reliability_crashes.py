@@ -152,6 +152,8 @@ def _interrupt(argv: list[str], cwd: Path, ready: Path | None, wait: float) -> t
     ("argv", "ready", "wait"),
     [
         (["solve", "13", "--count", "--backend", "bitboard", "-O", "kernel=python"], None, 1.5),
+        (["solve", "14", "--count", "--backend", "sat"], None, 2.5),
+        (["solve", "14", "--all", "--backend", "cpsat"], None, 2.5),
         (["solve", "11", "--count", "--backend", "sleepy", "-O", "delay=0.2", "--workers", "2",
           "--split-depth", "2", "--checkpoint", "c.sqlite"], "c.sqlite", 0.5),
         (["solve", "10", "--all", "--backend", "sleepy", "-O", "delay=0.2", "--workers", "2",
@@ -162,7 +164,7 @@ def _interrupt(argv: list[str], cwd: Path, ready: Path | None, wait: float) -> t
         pytest.param(["solve", "11", "--count", "--backend", "sleepy", "-O", "delay=0.2", "--executor", "dask",
                       "--workers", "2", "--split-depth", "2"], None, 8.0, marks=pytest.mark.slow),
     ],
-    ids=["solve-inline", "solve-pool-checkpoint", "solve-all-pool", "compare", "export", "solve-dask"],
+    ids=["solve-inline", "solve-sat-in-process", "solve-cpsat-in-process", "solve-pool-checkpoint", "solve-all-pool", "compare", "export", "solve-dask"],
 )
 def test_ctrl_c_keeps_partial_results_and_leaves_no_child(
     tmp_path: Path, argv: list[str], ready: str | None, wait: float
