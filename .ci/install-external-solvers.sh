@@ -4,8 +4,11 @@
 #   minizinc, flatzinc   MiniZinc, and the Gecode FlatZinc solver with its MiniZinc solver configuration
 #                        (flatzinc provides fzn-gecode and /usr/share/minizinc/solvers/gecode.msc)
 #   minisat+             pseudo-Boolean solver (OPB)
+#   chromium             headless browser: the HTML report test opens the page in it (screenshot, DOM)
+#   chromium-driver      its WebDriver, for browser tests driven from Python
 # Needs root. The tests skip when a tool is missing, except under CI=true, where a missing tool fails.
 set -eu
 apt-get update -qq
-apt-get install -y -qq --no-install-recommends cadical minisat minizinc flatzinc minisat+
+apt-get install -y -qq --no-install-recommends cadical minisat minizinc flatzinc minisat+ chromium chromium-driver
 minizinc --solvers | grep -q org.gecode.gecode
+chromium --version

@@ -79,10 +79,12 @@ class FingerprintAccumulator:
         self._count = 0
         self._total = 0
 
-    def add(self, solution: Sequence[object]) -> None:
-        """Account for one more solution (a repeat counts again)."""
+    def add(self, solution: Sequence[object]) -> int:
+        """Account for one more solution (a repeat counts again); returns its ``solution_hash``."""
+        value = solution_hash(solution)
         self._count += 1
-        self._total = (self._total + solution_hash(solution)) & _MASK
+        self._total = (self._total + value) & _MASK
+        return value
 
     def update(self, solutions: Iterable[Sequence[object]]) -> None:
         """Account for each of ``solutions``."""

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 import pytest
 
@@ -22,6 +22,7 @@ CONFIGS: list[tuple[str, dict[str, Any]]] = [
     ("bitboard", {"kernel": "python"}),
     ("cpsat", {"workers": 2}),
     *[("sat", {"encoding": encoding}) for encoding in ENCODINGS],
+    ("minizinc", {}),
     ("sat", {"solver": "minisat22"}),
     ("sat", {"solver": "glucose4"}),
 ]
@@ -44,9 +45,52 @@ def config_id(config: tuple[str, dict[str, Any]]) -> str:
     return ":".join([name, *(f"{k}={v}" for k, v in options.items())])
 
 
+def require_backend(name: str) -> None:
+    """Skip the test when backend ``name`` cannot run here (a program missing); under CI=true, fail."""
+    from nqueens_cp.backends.registry import backend_class
+
+    reason = backend_class(name).unavailable_reason()
+    if reason is not None:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"{reason} (.ci/install-external-solvers.sh installs it)")
+        pytest.skip(reason)
+
+
+def usable(configs: list[tuple[str, dict[str, Any]]]) -> list[tuple[str, dict[str, Any]]]:
+    """The configurations whose backend can run here (all of them under CI=true, else a failure)."""
+    from nqueens_cp.backends.registry import backend_class
+
+    if os.environ.get("CI") == "true":
+        return configs
+    return [config for config in configs if backend_class(config[0]).unavailable_reason() is None]
+
+
+#: Backends that start an outside program for every solve: in tests that solve many small
+#: instances (a split run's sub-problems) they run with the slow tests (CI runs those too).
+STARTS_A_PROGRAM_PER_SOLVE = frozenset({"minizinc"})
+
+
+def backend_params(names: Sequence[str]) -> list[Any]:
+    """``names`` as pytest parameters: a backend that cannot run here is skipped (outside CI),
+    one that starts a program per solve is marked slow."""
+    from nqueens_cp.backends.registry import backend_class
+
+    params = []
+    for name in names:
+        marks = []
+        if name in STARTS_A_PROGRAM_PER_SOLVE:
+            marks.append(pytest.mark.slow)
+        reason = backend_class(name).unavailable_reason()
+        if reason is not None and os.environ.get("CI") != "true":
+            marks.append(pytest.mark.skip(reason=reason))
+        params.append(pytest.param(name, marks=marks, id=name))
+    return params
+
+
 @pytest.fixture(params=CONFIGS, ids=config_id)
 def backend(request: pytest.FixtureRequest) -> Any:
     name, options = request.param
+    require_backend(name)
     return create_backend(name, **options)
 
 
@@ -58,9 +102,14 @@ class CliResult:
     stderr: str
 
 
-def run_cli(*args: str, timeout: float = 120) -> CliResult:
-    """Run ``python -m nqueens_cp ARGS`` in a real subprocess."""
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
+def run_cli(
+    *args: str, timeout: float = 120, env: dict[str, str] | None = None, pythonpath: Sequence[str | Path] = (),
+) -> CliResult:
+    """Run ``python -m nqueens_cp ARGS`` in a real subprocess.
+
+    ``env`` is its environment (default this one's); ``pythonpath`` adds folders after the repository.
+    """
+    env = {**(os.environ if env is None else env), "PYTHONPATH": os.pathsep.join(map(str, [REPO, *pythonpath]))}
     done = subprocess.run(
         [sys.executable, "-m", "nqueens_cp", *args],
         capture_output=True, text=True, timeout=timeout, env=env, cwd=REPO,

@@ -13,6 +13,7 @@ import time
 from contextlib import contextmanager
 from typing import Iterator
 
+from nqueens_cp.backends.base import OptionSpec
 from nqueens_cp.backends.bitboard import BitboardBackend
 from nqueens_cp.backends.registry import register_backend, unregister_backend
 from nqueens_cp.instance import Instance, Solution
@@ -124,9 +125,42 @@ class SilentBackend(BitboardBackend):
         return iter(())
 
 
+class DroppingTooBackend(DroppingBackend):
+    """The same bug as ``DroppingBackend`` in another backend: two implementations sharing one bug."""
+
+    name = "test-drops-too"
+    summary = "drops the same solution"
+
+
+class SharedBugBackend(DroppingBackend):
+    """One backend with three ``variant`` options (like three SAT encodings) sharing one bug: all drop a solution."""
+
+    name = "test-shared"
+    summary = "three variants, one shared bug"
+    option_specs = (OptionSpec("variant", str, "a", "which variant (all share the bug)", choices=("a", "b", "c")),)
+
+
+class DropRepeatBackend(BitboardBackend):
+    """Drops the 51st solution and yields the 61st twice: the count stays right, the set is wrong."""
+
+    name = "test-drop-repeat"
+    summary = "drops one solution, repeats another"
+
+    def _solutions(self, instance: Instance, limit: int | None) -> Iterator[Solution]:
+        for index, solution in enumerate(correct(instance)):
+            if index != 50:
+                yield solution
+            if index == 60:
+                yield solution
+
+    @staticmethod
+    def repeated(instance: Instance) -> Solution:
+        return correct(instance)[60]
+
+
 BROKEN = (
     DroppingBackend, InvalidBoardBackend, DuplicateBackend, HangingBackend, ExitingBackend, CrashingBackend,
-    RaisingBackend, SilentBackend,
+    RaisingBackend, SilentBackend, DroppingTooBackend, SharedBugBackend, DropRepeatBackend,
 )
 
 

@@ -222,8 +222,11 @@ def test_compare_as_a_real_command(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert "RESULT: PASS" in done.stdout
     assert "[####" not in done.stderr  # no progress bar when stderr is not a terminal
-    assert done.stderr.startswith("nqueens-cp: wrote ")
-    assert (tmp_path / "report.txt").exists()
+    # one line per finished n on stderr, then the files written; stdout is the report alone
+    assert done.stderr.splitlines()[0] == "nqueens-cp: n=5: 10 solutions (A000170 10), 2 runs; PASS; fastest " + \
+        done.stderr.splitlines()[0].split("fastest ")[1]
+    assert done.stderr.splitlines()[1].startswith("nqueens-cp: wrote ")
+    assert (tmp_path / "report.txt").read_text(encoding="utf-8") == done.stdout
 
 
 def test_other_tasks_from_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

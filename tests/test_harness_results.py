@@ -27,7 +27,7 @@ from .harness_backends import registered
 def results() -> Iterator[ComparisonResults]:
     with registered():
         configurations = parse_configurations(["bitboard", "sat:encoding=pairwise", "test-duplicate", "test-hangs"])
-        request = ComparisonRequest(AllSolutions(), configurations, (4, 5), 2, 1.0, 100_000, "bitboard", "cmd")
+        request = ComparisonRequest(AllSolutions(), configurations, (4, 5), 2, 4.0, 100_000, "bitboard", "cmd")
         yield run_comparison(request)
 
 
@@ -112,7 +112,9 @@ def test_output_files_write_all(results: ComparisonResults, tmp_path: Path) -> N
     text = outputs.write_all(results, "html")
     assert outputs.report.name == "report.html" and outputs.report.read_text() == text
     assert all(path.exists() for path in outputs.all())
-    assert '<img src="runtime.png"' in text
+    assert "<img" not in text and "<svg" in text  # the plot inline: the page stands alone
+    markdown = OutputFiles.in_directory(tmp_path / "md", "github")
+    assert "![" in markdown.write_all(results, "github") and markdown.plot.exists()  # other formats link the PNG
 
 
 def test_time_formatting() -> None:

@@ -21,8 +21,11 @@ from nqueens_cp.parallel import (
     split_instance,
 )
 
+from .conftest import backend_params
+
 #: Every registered backend at the time the tests are collected (cpsat and sat included).
 BACKENDS = backend_names()
+BACKEND_PARAMS = backend_params(BACKENDS)
 
 
 @cache
@@ -102,7 +105,7 @@ def test_depth_is_clamped_and_checked() -> None:
     assert len(split_instance(Instance(8, {0: 0, 1: 1}), 2)) == 0  # attacking pre-placed queens
 
 
-@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("backend", BACKEND_PARAMS)
 @pytest.mark.parametrize("n", [6, 7, 8])
 def test_every_depth_gives_the_same_count_and_set(backend: str, n: int) -> None:
     instance = Instance(n)
@@ -116,7 +119,7 @@ def test_every_depth_gives_the_same_count_and_set(backend: str, n: int) -> None:
         assert set(solutions) == expected
 
 
-@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("backend", BACKEND_PARAMS)
 def test_unique_and_pre_placed_at_every_depth(backend: str) -> None:
     for depth in range(0, 4):
         config = ParallelConfig(split_depth=depth)
@@ -127,7 +130,7 @@ def test_unique_and_pre_placed_at_every_depth(backend: str) -> None:
         assert set(run.solutions()) == reference(completion)
 
 
-@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("backend", BACKEND_PARAMS)
 def test_process_pool_gives_the_same_results(backend: str, pool: ProcessPoolTaskExecutor) -> None:
     for depth in (0, 2, 3):
         config = ParallelConfig(split_depth=depth, workers=2)

@@ -113,13 +113,28 @@ class Backend(ABC):
         return tuple(pkg for pkg in cls.requires if importlib.util.find_spec(pkg) is None)
 
     @classmethod
-    def ensure_available(cls) -> None:
-        """Raise ``BackendUnavailableError`` with an install hint if a required package is missing."""
+    def unavailable_reason(cls) -> str | None:
+        """Why this backend cannot run here, with how to fix it; None when it can.
+
+        The default checks the ``requires`` packages; a backend that needs more (a program on
+        the PATH) overrides this.
+        """
         missing = cls.missing_packages()
         if missing:
-            raise BackendUnavailableError(
-                f"backend {cls.name} needs {', '.join(missing)}: pip install nqueens-cp (it declares them)"
-            )
+            return f"backend {cls.name} needs {', '.join(missing)}: pip install nqueens-cp (it declares them)"
+        return None
+
+    @classmethod
+    def ensure_available(cls) -> None:
+        """Raise ``BackendUnavailableError`` with an install hint if the backend cannot run here."""
+        reason = cls.unavailable_reason()
+        if reason is not None:
+            raise BackendUnavailableError(reason)
+
+    @classmethod
+    def option_choices(cls, spec: OptionSpec) -> tuple[Any, ...] | None:
+        """The values option ``spec`` accepts here (``spec.choices``; a backend may find them at run time)."""
+        return spec.choices
 
     # -- the public contract -----------------------------------------------------------------
 

@@ -1,4 +1,4 @@
-"""``nqueens-cp backends``: each backend, whether it is usable here, and its options."""
+"""``nqueens-cp backends``: each backend (built-in or from another package), whether it is usable here, and its options."""
 
 from __future__ import annotations
 
@@ -6,13 +6,18 @@ import argparse
 from typing import Any
 
 from ..backends.base import OptionSpec
-from ..backends.registry import backend_class, backend_names
+from ..backends.registry import backend_class, backend_names, broken_plugins
+from ..errors import NQueensError
 from .common import OPTION_FLAGS
 
 
-def option_usage(spec: OptionSpec) -> str:
-    """How an option is typed on ``solve``: its own flag where it has one, else ``-O name=VALUE``."""
-    value = "|".join(map(str, spec.choices)) if spec.choices and len(spec.choices) <= 4 else spec.type.__name__.upper()
+def option_usage(spec: OptionSpec, choices: tuple[Any, ...] | None = None) -> str:
+    """How an option is typed on ``solve``: its own flag where it has one, else ``-O name=VALUE``.
+
+    ``choices`` are the values accepted here (default ``spec.choices``; some backends find theirs at run time).
+    """
+    choices = spec.choices if choices is None else choices
+    value = "|".join(map(str, choices)) if choices and len(choices) <= 4 else spec.type.__name__.upper()
     if spec.name in OPTION_FLAGS:
         return f"{OPTION_FLAGS[spec.name]} {value}"
     return f"-O {spec.name}={value}"
@@ -24,15 +29,22 @@ def add_parser(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    for name in backend_names():
-        cls = backend_class(name)
-        missing = cls.missing_packages()
-        status = "available" if not missing else f"unavailable (missing {', '.join(missing)})"
-        print(f"{name}: {status}")
+    names = backend_names()
+    for name in names:
+        try:
+            cls = backend_class(name)
+        except NQueensError as error:  # another package's backend that does not load: say why, go on
+            print(f"{name}: broken: {error}")
+            continue
+        reason = cls.unavailable_reason()
+        print(f"{name}: " + ("available" if reason is None else f"unavailable: {reason}"))
         print(f"    {cls.summary}")
         for spec in cls.option_specs:
-            print(f"    {option_usage(spec)} (default {spec.default}): {spec.help}")
-            if spec.choices and len(spec.choices) > 4:
-                print(f"        choices: {', '.join(map(str, spec.choices))}")
-
+            choices = cls.option_choices(spec)
+            print(f"    {option_usage(spec, choices)} (default {spec.default}): {spec.help}")
+            if choices and len(choices) > 4:
+                print(f"        choices: {', '.join(map(str, choices))}")
+    for name, reason in broken_plugins().items():
+        if name not in names:
+            print(f"{name}: broken: {reason}")
     return 0

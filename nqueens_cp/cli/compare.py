@@ -203,6 +203,17 @@ def run(args: argparse.Namespace) -> int:
 
     warned: list[OSError] = []
 
+    def size_done(n: int, partial: ComparisonResults) -> None:
+        from ..reports.live import size_line
+
+        line = f"nqueens-cp: {size_line(partial, n)}\n"
+        if bar is None:
+            sys.stderr.write(line)
+        else:
+            with bar.paused():  # the bar is erased, the line written above it, the bar drawn again
+                sys.stderr.write(line)
+        sys.stderr.flush()
+
     def checkpoint(partial: ComparisonResults) -> None:
         try:
             outputs.write_data(partial)
@@ -215,7 +226,7 @@ def run(args: argparse.Namespace) -> int:
             warned.append(error)
 
     try:
-        results = run_comparison(request, on_progress=progress, on_checkpoint=checkpoint)
+        results = run_comparison(request, on_progress=progress, on_checkpoint=checkpoint, on_size=size_done)
     finally:
         if bar is not None:
             bar.close()

@@ -1,7 +1,12 @@
-"""``nqueens-cp report``: re-render a saved comparison (results.json) without running anything.
+"""``nqueens-cp report``: re-render a saved comparison (results.json), or compare two of them.
 
-Exit status: 0, or 1 when the saved comparison recorded failures (as ``compare`` did), 2 when
-the file cannot be read.
+``report RESULTS.json`` renders one saved comparison; ``report --compare BASE.json NEW.json``
+says per configuration and board size whether NEW is faster, slower or not significantly
+different (``nqueens_cp.reports.two_runs``).
+
+Exit status: 0, or 1 when a saved comparison recorded failures (as ``compare`` did) or, with
+``--fail-slower PCT``, when something is significantly slower by more than PCT per cent; 2 when
+a file cannot be read or the two runs are not comparable (different tasks).
 """
 
 from __future__ import annotations
@@ -14,27 +19,35 @@ from typing import Any
 
 def add_parser(subparsers: Any) -> None:
     from ..reports.render import FORMATS
+    from ..reports.two_runs import DEFAULT_ALPHA
+    from .common import number
 
     parser = subparsers.add_parser(
         "report",
-        help="re-render a saved comparison (results.json) in any format",
-        description="Render the report of a saved comparison to stdout, without running anything.",
+        help="re-render a saved comparison (results.json) in any format, or compare two saved comparisons",
+        description="Render the report of a saved comparison to stdout, without running anything; with "
+        "--compare BASE.json NEW.json, say per configuration and n whether NEW is faster or slower than BASE.",
     )
-    parser.add_argument("results", metavar="RESULTS.json", help="results.json written by nqueens-cp compare")
+    parser.add_argument("results", nargs="?", metavar="RESULTS.json", help="results.json written by nqueens-cp compare")
+    parser.add_argument("--compare", nargs=2, metavar=("BASE.json", "NEW.json"),
+                        help="compare two saved comparisons: ratio of medians, Mann-Whitney U test, geometric means")
+    parser.add_argument("--fail-slower", type=number("--fail-slower"), metavar="PCT",
+                        help="with --compare: exit status 1 when a configuration is significantly slower by more "
+                        "than PCT per cent at some n")
+    parser.add_argument("--alpha", type=number("--alpha"), default=DEFAULT_ALPHA,
+                        help=f"with --compare: significance level of the test (default {DEFAULT_ALPHA:g})")
     parser.add_argument("--format", choices=FORMATS, default="github", help="report format (default github)")
     parser.add_argument("--plot", metavar="PNG", help="also draw the runtime plot to this file")
     parser.add_argument("--force", action="store_true", help="overwrite an existing --plot file")
     parser.set_defaults(run=run)
 
 
-def run(args: argparse.Namespace) -> int:
-    from ..atomic import atomic_write
-    from ..errors import OutputExistsError, ResultsFileError
+def load_results(name: str) -> Any:
+    """The ``ComparisonResults`` saved in file ``name``; ``ResultsFileError`` naming the file otherwise."""
+    from ..errors import ResultsFileError
     from ..harness.results import ComparisonResults
-    from ..reports.render import render
-    from ..reports.tables import build_report
 
-    path = Path(args.results)
+    path = Path(name)
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as error:
@@ -42,9 +55,34 @@ def run(args: argparse.Namespace) -> int:
     except UnicodeDecodeError:
         raise ResultsFileError(f"{path} is not a text file") from None
     try:
-        results = ComparisonResults.from_json(text)
+        return ComparisonResults.from_json(text)
     except ResultsFileError as error:
         raise ResultsFileError(f"{path}: {error}") from None
+
+
+def run(args: argparse.Namespace) -> int:
+    from . import UsageError
+
+    if (args.results is None) == (args.compare is None):
+        raise UsageError("give either RESULTS.json or --compare BASE.json NEW.json")
+    if args.compare is None and args.fail_slower is not None:
+        raise UsageError("--fail-slower applies to --compare only")
+    if not args.alpha < 1:
+        raise UsageError(f"--alpha must be between 0 and 1, got {args.alpha:g}")
+    if args.compare is not None:
+        if args.plot is not None:
+            raise UsageError("--plot applies to a single RESULTS.json only")
+        return _run_compare(args)
+    return _run_single(args)
+
+
+def _run_single(args: argparse.Namespace) -> int:
+    from ..atomic import atomic_write
+    from ..errors import OutputExistsError
+    from ..reports.render import render
+    from ..reports.tables import build_report
+
+    results = load_results(args.results)
     plot = None
     if args.plot is not None:
         from ..reports.plot import runtime_plot_png
@@ -56,5 +94,37 @@ def run(args: argparse.Namespace) -> int:
         if png is not None:
             atomic_write(target, png)
             plot = str(target)
-    sys.stdout.write(render(build_report(results, plot=plot), args.format))
+    if args.format == "html":
+        from ..reports.html_page import build_html_report
+
+        sys.stdout.write(build_html_report(results))
+    else:
+        sys.stdout.write(render(build_report(results, plot=plot), args.format))
     return 1 if results.failures else 0
+
+
+def _run_compare(args: argparse.Namespace) -> int:
+    from ..reports.render import render
+    from ..reports.two_runs import build_comparison_report, compare_runs
+
+    base_name, new_name = args.compare
+    base, new = load_results(base_name), load_results(new_name)
+    comparison = compare_runs(base, new, base_name=base_name, new_name=new_name, alpha=args.alpha)
+    sys.stdout.write(render(build_comparison_report(comparison, fail_slower=args.fail_slower), args.format))
+    for line in comparison.validation:
+        sys.stderr.write(f"nqueens-cp: {line}\n")
+    if args.fail_slower is not None:
+        regressions = comparison.slower_than(args.fail_slower)
+        if regressions:
+            worst = max(regressions, key=lambda c: c.ratio or 0.0)
+            sys.stderr.write(
+                f"nqueens-cp: {len(regressions)} significantly slower by more than {args.fail_slower:g}% "
+                f"(worst: {worst.config} at n={worst.n}, {worst.ratio:.2f}x)\n"
+            )
+            return 1
+        if comparison.underpowered:
+            sys.stderr.write(
+                f"nqueens-cp: warning: {len(comparison.underpowered)} row(s) have too few repetitions to be "
+                f"significant at alpha {args.alpha:g}: --fail-slower cannot catch them\n"
+            )
+    return 1 if comparison.validation else 0

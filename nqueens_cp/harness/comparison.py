@@ -46,6 +46,8 @@ class ComparisonRequest:
 ProgressCallback = Callable[[int, int, RunRequest], None]
 #: Called after each board size with the results so far (marked incomplete).
 CheckpointCallback = Callable[[ComparisonResults], None]
+#: Called when a board size is finished and validated: (n, the results so far, marked incomplete).
+SizeCallback = Callable[[int, ComparisonResults], None]
 
 
 class _Stop(KeyboardInterrupt):
@@ -81,6 +83,7 @@ def run_comparison(
     *,
     on_progress: ProgressCallback | None = None,
     on_checkpoint: CheckpointCallback | None = None,
+    on_size: SizeCallback | None = None,
 ) -> ComparisonResults:
     """Make every run of ``request``, validate them, and return the results (complete or not)."""
     runner = Runner(request.task, timeout=request.timeout, store_limit=request.store_limit,
@@ -105,10 +108,15 @@ def run_comparison(
         )
 
     def close_size() -> None:
+        n = pending[0].record.n
         checks.extend(validate(request.task, pending))
         pending.clear()
-        if on_checkpoint is not None:
-            on_checkpoint(snapshot(False, "checkpoint: the comparison was still running"))
+        if on_checkpoint is not None or on_size is not None:
+            partial = snapshot(False, "checkpoint: the comparison was still running")
+            if on_checkpoint is not None:
+                on_checkpoint(partial)
+            if on_size is not None:
+                on_size(n, partial)
 
     def progress(index: int, run: RunRequest) -> None:
         if on_progress is not None:
@@ -124,7 +132,9 @@ def run_comparison(
                 records.append(result.record)
         except KeyboardInterrupt as stop:
             interruption = str(stop) if isinstance(stop, _Stop) else "interrupted (Ctrl-C)"
-    if pending:
+    if pending and not interruption:
+        close_size()
+    elif pending:  # interrupted: the size is validated with what it has, nothing more is reported
         checks.extend(validate(request.task, pending))
         pending.clear()
     if interruption:

@@ -14,7 +14,7 @@ from typing import Any, Iterable
 
 from ..backends.base import Backend
 from ..backends.registry import backend_class, backend_names, parse_config
-from ..errors import BackendOptionError
+from ..errors import BackendOptionError, NQueensError
 
 #: Backends the default comparison runs more than once, side by side (all other backends run
 #: once with their default options). The three ``sat`` encodings are the classic ones: the
@@ -82,8 +82,17 @@ def split_list(text: str) -> list[str]:
 
 
 def default_configuration_texts() -> list[str]:
-    """The default comparison: every registered backend, with the ``DEFAULT_VARIANTS`` side by side."""
+    """The default comparison: every registered backend usable here, with the ``DEFAULT_VARIANTS`` side by side.
+
+    A backend that cannot run here (``minizinc`` without the ``minizinc`` program, a broken
+    plug-in) is left out of the default; named in ``--backends`` it is refused with the reason.
+    """
     texts: list[str] = []
     for name in backend_names():
-        texts.extend(DEFAULT_VARIANTS.get(name, (name,)))
+        try:
+            usable = backend_class(name).unavailable_reason() is None
+        except NQueensError:
+            usable = False
+        if usable:
+            texts.extend(DEFAULT_VARIANTS.get(name, (name,)))
     return texts

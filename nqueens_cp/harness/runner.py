@@ -92,6 +92,8 @@ class RunResult:
     solutions: tuple[Solution, ...] = ()
     invalid_examples: tuple[tuple[tuple[Any, ...], tuple[str, ...]], ...] = ()
     duplicate_examples: tuple[Solution, ...] = ()
+    #: Repeats found past the stored prefix (by hash: not in ``duplicate_examples``).
+    duplicates_beyond: int = 0
 
 
 @dataclass(frozen=True)
@@ -182,7 +184,7 @@ class Runner:
                     truncated=report.truncated, invalid=report.invalid, duplicates=report.duplicates,
                     model_size=report.model_size,
                 ),
-                report.solutions, report.invalid_examples, report.duplicate_examples,
+                report.solutions, report.invalid_examples, report.duplicate_examples, report.duplicates_beyond,
             )
         finally:
             receiver.close()

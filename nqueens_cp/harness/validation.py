@@ -13,8 +13,9 @@ solution by definition, so a configuration lacking one is *missing* it, and anyt
 configuration yields outside the reference is an invalid board, an *extra*. When every run kept
 all of its solutions (at most ``--store-limit``), sets are compared exactly and the report names
 missing and extra solutions; otherwise every run's fingerprint is compared with the reference
-fingerprint: that of the runs whose count matches the published one, or failing that the
-fingerprint a strict majority of runs share. The ``reference`` check compares the size of the
+fingerprint (``choose_reference``): that of the clean runs whose count matches the published
+one, or failing that the fingerprint a strict majority of *backends* agree on, each backend
+counting once whatever its options and repetitions; the odd ones out are named. The ``reference`` check compares the size of the
 reference set with the published count, so solutions every configuration missed are caught too.
 
 A run that failed is a failed ``run`` check; a run that timed out or was skipped, a count that
@@ -24,7 +25,7 @@ says so.
 
 from __future__ import annotations
 
-from collections import Counter
+from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 from ..instance import Instance
@@ -97,11 +98,16 @@ def validate_instance(task: Task, instance: Instance, results: Sequence[RunResul
         else:
             add("validity", PASS, run.config, f"all {count} solutions valid", run.repetition)
         if run.duplicates:
-            evidence = [_examples("repeated", list(result.duplicate_examples), run.duplicates)]
+            shown = run.duplicates - result.duplicates_beyond
+            evidence = [_examples("repeated", list(result.duplicate_examples), shown)] if shown else []
+            if result.duplicates_beyond:
+                evidence.append(f"{result.duplicates_beyond} repeat(s) among the solutions past the first "
+                                f"{run.stored} stored (found by hash; raise --store-limit above {run.count} to "
+                                "name them)")
             add("duplicates", FAIL, run.config, f"{run.duplicates} solutions yielded more than once",
                 run.repetition, evidence)
         else:
-            scope = f" (exact among the first {run.stored}; beyond, by count and fingerprint)" if run.truncated else ""
+            scope = f" (exact among the first {run.stored}; beyond, by 64-bit hash)" if run.truncated else ""
             add("duplicates", PASS, run.config, f"no solution repeated{scope}", run.repetition)
         if not task.counts_known:
             pass  # nothing to check the count against, by the nature of the task (the answer check decides)
@@ -165,29 +171,15 @@ def _compare_sets(task: Task, instance: Instance, answered: Sequence[RunResult])
         return out
 
     # Beyond the bound: compare fingerprints.
-    fingerprints = Counter(r.record.fingerprint for r in answered)
-    trusted = {
-        r.record.fingerprint for r in answered
-        if expected is not None and r.record.count == expected and not r.record.invalid and not r.record.duplicates
-    }
-    reference_fp: str | None = None
-    basis = ""
-    if len(trusted) == 1:
-        reference_fp = next(iter(trusted))
-        basis = f"the fingerprint of the runs whose count matches {label}"
-    else:
-        top, votes = fingerprints.most_common(1)[0]
-        if votes * 2 > len(answered):
-            reference_fp, basis = top, f"the fingerprint {votes} of {len(answered)} runs share"
-    if reference_fp is None:
-        evidence = [f"{fp}: {count} runs" for fp, count in fingerprints.most_common()]
-        add(FAIL, None, "fingerprints disagree and no fingerprint is shared by a majority", evidence=evidence,
-            name="reference")
+    choice = choose_reference(answered, expected, label)
+    if choice.fingerprint is None:
+        add(FAIL, None, choice.basis, evidence=choice.evidence, name="reference")
         for result in answered:
             add(FAIL, result.record.config, f"fingerprint {result.record.fingerprint}: no reference to compare with",
                 result.record.repetition)
         return out
-    add(PASS, None, f"reference fingerprint {reference_fp}: {basis}", name="reference")
+    reference_fp, basis = choice.fingerprint, choice.basis
+    add(PASS, None, f"reference fingerprint {reference_fp}: {basis}", name="reference", evidence=choice.evidence)
     for result in answered:
         run = result.record
         if run.fingerprint == reference_fp:
@@ -198,6 +190,76 @@ def _compare_sets(task: Task, instance: Instance, answered: Sequence[RunResult])
                 run.repetition, [f"stored {run.stored} of {run.count} solutions; compare with --store-limit above "
                                  f"{run.count} to name the differing solutions"])
     return out
+
+
+def backend_of(config: str) -> str:
+    """The backend of a configuration label (``sat:encoding=pairwise`` -> ``sat``)."""
+    return config.partition(":")[0]
+
+
+@dataclass(frozen=True)
+class ReferenceChoice:
+    """The reference fingerprint of one instance (None when there is none), why, and who disagrees."""
+
+    fingerprint: str | None
+    basis: str
+    evidence: tuple[str, ...] = ()
+
+
+def _names(backends: Iterable[str]) -> str:
+    return ", ".join(sorted(backends))
+
+
+def choose_reference(answered: Sequence[RunResult], expected: int | None, label: str) -> ReferenceChoice:
+    """The fingerprint the runs of one instance are compared with, when sets are too big to store.
+
+    1. A published count decides first: if exactly one fingerprint belongs to clean runs (no
+       invalid board, no repeat) whose count equals it, that is the reference, however few
+       backends found it.
+    2. Otherwise the backends vote, each once, whatever its configurations and repetitions: a
+       backend votes for the fingerprint all its runs share (one that disagrees with itself
+       abstains), among the fingerprints with the published count when some have it. The
+       reference needs a strict majority of the backends that answered, so nine runs of three
+       configurations of one backend with a shared bug are one vote, and a tie has no reference.
+
+    The evidence names the odd ones out: the backends with a run off the reference.
+    """
+    by_backend: dict[str, set[str]] = {}
+    for result in answered:
+        by_backend.setdefault(backend_of(result.record.config), set()).add(str(result.record.fingerprint))
+    clean_and_right = {
+        str(r.record.fingerprint) for r in answered
+        if expected is not None and r.record.count == expected and not r.record.invalid and not r.record.duplicates
+    }
+
+    def odd_ones_out(reference: str) -> tuple[str, ...]:
+        odd = {backend: fps - {reference} for backend, fps in by_backend.items() if fps - {reference}}
+        return tuple(f"odd one out: {backend} (fingerprint {', '.join(sorted(fps))})" for backend, fps in
+                     sorted(odd.items()))
+
+    if len(clean_and_right) == 1:
+        reference = next(iter(clean_and_right))
+        agree = [b for b, fps in by_backend.items() if reference in fps]
+        return ReferenceChoice(reference, f"the only fingerprint of clean runs whose count matches {label} "
+                               f"{expected} (found by {_names(agree)})", odd_ones_out(reference))
+    allowed = clean_and_right or {fp for fps in by_backend.values() for fp in fps}
+    votes: dict[str, list[str]] = {}
+    for backend, fps in by_backend.items():
+        if len(fps) == 1 and next(iter(fps)) in allowed:
+            votes.setdefault(next(iter(fps)), []).append(backend)
+    tally = sorted(votes.items(), key=lambda item: -len(item[1]))
+    voters = len(by_backend)
+    evidence = tuple(f"{fp}: {len(backends)} backend(s): {_names(backends)}" for fp, backends in tally)
+    abstained = sorted(b for b, fps in by_backend.items() if len(fps) > 1)
+    if abstained:
+        evidence += (f"no vote (their runs disagree with each other): {_names(abstained)}",)
+    if tally and len(tally[0][1]) * 2 > voters:
+        reference, backends = tally[0]
+        among = f" among those whose count matches {label}" if clean_and_right else ""
+        return ReferenceChoice(reference, f"the fingerprint {len(backends)} of {voters} backends agree on{among} "
+                               f"({_names(backends)}; each backend counts once)", odd_ones_out(reference))
+    return ReferenceChoice(None, f"fingerprints disagree and none has a strict majority of the {voters} backends "
+                           "(each backend counts once): no reference, every run fails", evidence)
 
 
 def _compare_existence(task: Task, instance: Instance, answered: Sequence[RunResult]) -> list[Check]:

@@ -60,6 +60,14 @@ class Image:
     alt: str
 
 
-Block = Heading | Paragraph | Bullets | Code | Table | Image
+@dataclass(frozen=True)
+class Figure:
+    """A picture carried inside the report as SVG markup (HTML shows it inline; text formats its caption)."""
+
+    svg: str
+    caption: str
+
+
+Block = Heading | Paragraph | Bullets | Code | Table | Image | Figure
 #: A report: blocks in reading order.
 Document = tuple[Block, ...]

@@ -61,8 +61,13 @@ class OutputFiles:
 
         png = runtime_plot_png(results)
         names = [self.report.name, self.json.name, self.csv.name] + ([self.plot.name] if png else [])
-        document = build_report(results, plot=self.plot.name if png else None, files=names)
-        return render(document, fmt), png
+        if fmt == "html":  # one self-contained page: the plot inline, the gallery of boards
+            from .html_page import build_html_report
+
+            text = build_html_report(results, files=names)
+        else:
+            text = render(build_report(results, plot=self.plot.name if png else None, files=names), fmt)
+        return text, png
 
     def write_all(self, results: ComparisonResults, fmt: str, rendered: tuple[str, bytes | None] | None = None) -> str:
         """Every output, as one atomic set (see the module docstring); returns the rendered report.

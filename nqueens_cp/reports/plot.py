@@ -1,4 +1,4 @@
-"""The runtime plot: median wall time against n per configuration, log scale, as PNG.
+"""The runtime plot: median wall time against n per configuration, log scale, as PNG or SVG.
 
 matplotlib is imported only here, only when a plot is drawn, and through its Agg canvas (no
 pyplot, no display), so it works headless and leaves no global state behind.
@@ -7,6 +7,7 @@ pyplot, no display), so it works headless and leaves no global state behind.
 from __future__ import annotations
 
 import io
+from typing import Any
 
 from ..harness.results import ComparisonResults
 from .summary import labels, sizes, table_of_cells
@@ -14,6 +15,27 @@ from .summary import labels, sizes, table_of_cells
 
 def runtime_plot_png(results: ComparisonResults) -> bytes | None:
     """The plot as PNG bytes, or None when no run answered (nothing to draw)."""
+    figure = _runtime_figure(results)
+    if figure is None:
+        return None
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", metadata={"Software": "nqueens-cp"})
+    return buffer.getvalue()
+
+
+def runtime_plot_svg(results: ComparisonResults) -> str | None:
+    """The plot as an ``<svg>`` element to put inline in a page (no XML prolog), or None (nothing to draw)."""
+    figure = _runtime_figure(results)
+    if figure is None:
+        return None
+    buffer = io.StringIO()
+    figure.savefig(buffer, format="svg", metadata={"Date": None})
+    text = buffer.getvalue()
+    return text[text.index("<svg"):]
+
+
+def _runtime_figure(results: ComparisonResults) -> Any:
+    """The matplotlib figure of the plot, or None when no run answered."""
     cells = table_of_cells(results)
     series = []
     for config in labels(results):
@@ -49,6 +71,4 @@ def runtime_plot_png(results: ComparisonResults) -> bytes | None:
         axes.annotate(f"timeout ({limit:g} s): x", (0.01, 0.97), xycoords="axes fraction", va="top", fontsize=8)
     axes.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     figure.tight_layout()
-    buffer = io.BytesIO()
-    figure.savefig(buffer, format="png", metadata={"Software": "nqueens-cp"})
-    return buffer.getvalue()
+    return figure

@@ -10,7 +10,7 @@ from __future__ import annotations
 import html
 from typing import Callable
 
-from .document import Bullets, Code, Document, Heading, Image, Paragraph, Table
+from .document import Bullets, Code, Document, Figure, Heading, Image, Paragraph, Table
 
 #: Every format the renderers know, and the file extension a report in it gets.
 EXTENSIONS: dict[str, str] = {
@@ -52,6 +52,8 @@ def render_markdown(document: Document) -> str:
             parts.append(_table(block, "github") + (f"\n\n{block.note}" if block.note else ""))
         elif isinstance(block, Image):
             parts.append(f"![{block.alt}]({block.path})")
+        elif isinstance(block, Figure):
+            parts.append(f"*[figure: {block.caption}]*")
     return "\n\n".join(parts) + "\n"
 
 
@@ -75,6 +77,8 @@ def _text_renderer(fmt: str) -> Callable[[Document], str]:
                 parts.append(_table(block, fmt) + (f"\n\n{block.note}" if block.note else ""))
             elif isinstance(block, Image):
                 parts.append(f"[plot: {block.path}]")
+            elif isinstance(block, Figure):
+                parts.append(f"[figure: {block.caption}]")
         return "\n\n".join(parts) + "\n"
 
     render_text.__doc__ = f"Plain text with tabulate's {fmt!r} tables."
@@ -132,6 +136,8 @@ def render_latex(document: Document) -> str:
         elif isinstance(block, Image):
             parts.append(r"\IfFileExists{" + block.path + r"}{\includegraphics[width=0.8\textwidth]{"
                          + block.path + "}}{}")
+        elif isinstance(block, Figure):
+            parts.append(r"\textit{[figure: " + latex_escape(block.caption) + "]}")
     parts.append(r"\end{document}")
     return "\n\n".join(parts) + "\n"
 
@@ -146,6 +152,7 @@ def render_html(document: Document) -> str:
         "<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse;margin:0.5em 0}"
         "th,td{border:1px solid #bbb;padding:2px 8px;text-align:left}"
         ".verdict{font-weight:bold;padding:0.5em;border:2px solid #444}.note{font-size:small;color:#444}"
+        "figure.svg{display:inline-block;margin:0.5em;vertical-align:top}figcaption{font-size:small}"
         "</style></head>",
         "<body>",
     ]
@@ -171,6 +178,8 @@ def render_html(document: Document) -> str:
                 parts.append(f'<p class="note">{html.escape(block.note)}</p>')
         elif isinstance(block, Image):
             parts.append(f'<img src="{html.escape(block.path)}" alt="{html.escape(block.alt)}">')
+        elif isinstance(block, Figure):
+            parts.append(f'<figure class="svg">{block.svg}<figcaption>{html.escape(block.caption)}</figcaption></figure>')
     parts += ["</body>", "</html>"]
     return "\n".join(parts) + "\n"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from ..harness.results import FAIL, NOT_RUN, PASS, Check, ComparisonResults
-from .document import Block, Bullets, Code, Document, Heading, Image, Item, Paragraph, Table
+from .document import Block, Bullets, Code, Document, Figure, Heading, Image, Item, Paragraph, Table
 from .summary import CellStats, labels, sizes, table_of_cells
 
 #: The mark of the fastest configuration in a row of the runtime table.
@@ -301,9 +301,14 @@ def environment_table(results: ComparisonResults) -> Table:
 
 
 def build_report(
-    results: ComparisonResults, *, plot: str | None = None, files: Sequence[str] = ()
+    results: ComparisonResults, *, plot: str | Figure | None = None, files: Sequence[str] = (),
+    gallery: Sequence[Block] = (),
 ) -> Document:
-    """The full report of ``results``; ``plot`` is the runtime plot's path relative to the report."""
+    """The full report of ``results``.
+
+    ``plot`` is the runtime plot: its path relative to the report, or the plot itself as a
+    ``Figure`` (inline SVG, for a self-contained page); ``gallery`` is a section of boards drawn.
+    """
     settings = results.settings
     ns = settings.ns
     span = f"n = {ns[0]}..{ns[-1]}" if ns and list(ns) == list(range(ns[0], ns[-1] + 1)) else (
@@ -323,8 +328,11 @@ def build_report(
     if size is not None:
         blocks += [Heading("Model size"), size]
     blocks += [Heading("CPU time and memory"), resources_table(results)]
-    if plot:
+    if isinstance(plot, Figure):
+        blocks += [Heading("Runtime plot"), plot]
+    elif plot:
         blocks += [Heading("Runtime plot"), Image(plot, "median runtime against n per configuration, log scale")]
+    blocks += gallery
     blocks += [Heading("Configurations"), configurations_table(results)]
     blocks += [Heading("Environment"), environment_table(results)]
     blocks += [Heading("Reproduce"), Paragraph("This comparison is repeated by:"), Code(settings.command)]

@@ -1,0 +1,1 @@
+"""An example nqueens-cp backend, registered through an entry point."""

@@ -1,0 +1,1 @@
+"""Helpers for testing backends, including backends from other packages (see ``backend_contract``)."""

@@ -1,0 +1,156 @@
+"""The backend contract as plain functions: the checks every nqueens-cp backend passes.
+
+A backend in another package runs them in its own tests::
+
+    from nqueens_cp.testing.backend_contract import CHECKS, run_contract
+    from mypkg.module import MyBackend
+
+    def test_my_backend_keeps_the_contract():
+        run_contract(MyBackend())
+
+    # or one test per check:
+    @pytest.mark.parametrize("check", CHECKS, ids=lambda check: check.__name__)
+    def test_contract(check):
+        check(MyBackend())
+
+Each check raises ``ContractViolation`` (an ``AssertionError``) saying what is wrong. The
+answers are judged by the independent checker and by a brute-force enumeration, never by
+another backend. nqueens-cp's own contract tests (``tests/test_backends_contract.py``) are these
+functions, run against every built-in backend.
+"""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+from itertools import product
+from typing import Callable
+
+from ..backends.base import Backend
+from ..checker import is_valid_solution
+from ..errors import BackendOptionError, NQueensError
+from ..instance import Instance, Solution
+from ..oeis import A000170
+
+
+class ContractViolation(AssertionError):
+    """A backend broke the contract; the message says how."""
+
+
+def _require(condition: bool, message: str) -> None:
+    if not condition:
+        raise ContractViolation(message)
+
+
+@cache
+def reference_solutions(instance: Instance) -> frozenset[Solution]:
+    """Every solution of ``instance`` by brute force over the allowed columns, kept by the checker alone."""
+    fixed = instance.placements
+    allowed = [[fixed[r]] if r in fixed else range(instance.n) for r in range(instance.n)]
+    return frozenset(p for p in product(*allowed) if is_valid_solution(instance, p))
+
+
+def check_counts(backend: Backend, ns: range = range(0, 11)) -> None:
+    """``count`` equals OEIS A000170 for every n in ``ns``."""
+    for n in ns:
+        got = backend.count(Instance(n))
+        _require(got == A000170[n], f"{backend!r}: count of n={n} is {got}, A000170 says {A000170[n]}")
+
+
+def check_solution_sets(backend: Backend, ns: range = range(0, 8)) -> None:
+    """``solutions`` yields tuples, each valid, none twice, exactly the brute-force set."""
+    for n in ns:
+        instance = Instance(n)
+        solutions = list(backend.solutions(instance))
+        _require(all(isinstance(s, tuple) for s in solutions), f"{backend!r}: n={n}: a solution is not a tuple")
+        invalid = [s for s in solutions if not is_valid_solution(instance, s)]
+        _require(not invalid, f"{backend!r}: n={n}: invalid solutions, e.g. {invalid[:1]}")
+        _require(len(solutions) == len(set(solutions)), f"{backend!r}: n={n}: a solution was produced twice")
+        expected = reference_solutions(instance)
+        missing, extra = expected - set(solutions), set(solutions) - expected
+        _require(not missing and not extra,
+                 f"{backend!r}: n={n}: {len(missing)} solutions missing, {len(extra)} extra")
+
+
+def check_limit_and_first(backend: Backend) -> None:
+    """``limit``, ``first_solution`` (None without a solution) and a negative limit refused."""
+    eight = Instance(8)
+    limited = list(backend.solutions(eight, limit=5))
+    _require(len(limited) == len(set(limited)) == 5, f"{backend!r}: limit=5 gave {len(limited)} solutions")
+    _require(all(is_valid_solution(eight, s) for s in limited), f"{backend!r}: limit=5 gave an invalid solution")
+    _require(backend.count(eight, limit=7) == 7, f"{backend!r}: count(limit=7) is not 7")
+    _require(backend.count(eight, limit=1000) == 92, f"{backend!r}: count(limit=1000) of n=8 is not 92")
+    _require(list(backend.solutions(eight, limit=0)) == [], f"{backend!r}: limit=0 gave solutions")
+    first = backend.first_solution(eight)
+    _require(first is not None and is_valid_solution(eight, first), f"{backend!r}: bad first solution {first!r}")
+    _require(backend.first_solution(Instance(3)) is None, f"{backend!r}: a first solution of n=3, which has none")
+    try:
+        backend.solutions(eight, limit=-1)
+    except BackendOptionError:
+        pass
+    else:
+        raise ContractViolation(f"{backend!r}: limit=-1 was not refused")
+
+
+def check_completion(backend: Backend) -> None:
+    """Pre-placed queens: attacking ones give nothing, a full board gives itself, a wrong full board nothing."""
+    _require(backend.count(Instance(8, {0: 0, 1: 1})) == 0, f"{backend!r}: completed attacking queens (diagonal)")
+    _require(backend.count(Instance(8, {0: 0, 3: 0})) == 0, f"{backend!r}: completed attacking queens (column)")
+    full = (0, 4, 7, 5, 2, 6, 1, 3)
+    got = list(backend.solutions(Instance(8, dict(enumerate(full)))))
+    _require(got == [full], f"{backend!r}: a full valid board gave {got}")
+    wrong = (0, 4, 7, 5, 2, 6, 3, 1)
+    _require(backend.count(Instance(8, dict(enumerate(wrong)))) == 0, f"{backend!r}: completed an invalid full board")
+
+
+def check_random_completions(backend: Backend, examples: int = 25, seed: int = 0) -> None:
+    """Random boards up to 7x7 with up to 3 pre-placed queens (legal or not): exactly the brute-force set."""
+    rng = random.Random(seed)
+    for _ in range(examples):
+        n = rng.randint(0, 7)
+        fixed = {rng.randrange(n): rng.randrange(n) for _ in range(rng.randint(0, 3))} if n else {}
+        instance = Instance(n, fixed)
+        got = list(backend.solutions(instance))
+        _require(len(got) == len(set(got)) and set(got) == reference_solutions(instance),
+                 f"{backend!r}: wrong solution set for {instance}")
+
+
+def check_unique_refuses_pre_placed_queens(backend: Backend) -> None:
+    """``unique`` with pre-placed queens raises an ``NQueensError``."""
+    try:
+        backend.count(Instance(6, {0: 1}), unique=True)
+    except NQueensError:
+        return
+    raise ContractViolation(f"{backend!r}: unique=True with pre-placed queens was not refused")
+
+
+def check_unique_counts(backend: Backend, ns: range = range(1, 8)) -> None:
+    """``unique`` yields the canonical member of every symmetry class (OEIS A002562)."""
+    from ..oeis import A002562
+    from ..symmetry import canonical
+
+    for n in ns:
+        got = list(backend.solutions(Instance(n), unique=True))
+        expected = {canonical(s) for s in reference_solutions(Instance(n))}
+        _require(len(got) == len(set(got)) == A002562[n] and set(got) == expected,
+                 f"{backend!r}: unique solutions of n={n} are not the {A002562[n]} canonical ones")
+
+
+def check_model_size(backend: Backend) -> None:
+    """``model_size`` is None (a plain search) or at least n variables and one constraint."""
+    size = backend.model_size(Instance(6))
+    _require(size is None or (size.variables >= 6 and size.constraints > 0),
+             f"{backend!r}: implausible model size {size}")
+
+
+#: Every check, in a sensible order (fast and basic first).
+CHECKS: tuple[Callable[[Backend], None], ...] = (
+    check_counts, check_solution_sets, check_limit_and_first, check_completion, check_random_completions,
+    check_unique_refuses_pre_placed_queens, check_unique_counts, check_model_size,
+)
+
+
+def run_contract(backend: Backend) -> None:
+    """Run every check of ``CHECKS`` on ``backend``; the first violation is raised."""
+    for check in CHECKS:
+        check(backend)
