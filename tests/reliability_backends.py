@@ -6,6 +6,7 @@ They are registered by the tests that use them, never by the package.
 from __future__ import annotations
 
 import ctypes
+import os
 import time
 from contextlib import contextmanager
 from pathlib import Path
@@ -43,21 +44,21 @@ class SegfaultingBackend(BitboardBackend):
     option_specs = (
         *BitboardBackend.option_specs,
         OptionSpec("column", int, 0, "row-0 column of the sub-problems that crash (-1: all)"),
-        OptionSpec("marker", str, "", "file the crashing sub-problems create just before they crash; "
-                   "the others wait (up to 30 s) until it exists, then 1 s more"),
+        OptionSpec("victim", int, -1, "row-0 column of a sub-problem whose first attempt sleeps 3 s, so "
+                   "that a crash beside it breaks the pool under it (-1: none)"),
+        OptionSpec("state_dir", str, "", "directory to record the victim's first attempt in"),
     )
 
     def _crash(self, instance: Instance) -> None:
-        marker = Path(self.options["marker"]) if self.options["marker"] else None
+        state = Path(self.options["state_dir"]) if self.options["state_dir"] else None
         if _targeted(instance, self.options["column"]):
-            if marker is not None:
-                marker.touch()
             ctypes.string_at(0)  # a real segmentation fault, as a native solver would have
-        if marker is not None:
-            deadline = time.monotonic() + 30
-            while not marker.exists() and time.monotonic() < deadline:
-                time.sleep(0.01)
-            time.sleep(1.0)  # still running when the crash breaks the pool
+        if state is not None and instance.placements.get(0) == self.options["victim"]:
+            try:
+                os.close(os.open(state / "victim-started", os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+            except FileExistsError:
+                return  # a later attempt: answer at once
+            time.sleep(3.0)  # still running when the crash beside it breaks the pool
 
     def _solutions(self, instance: Instance, limit: int | None) -> Iterator[Solution]:
         self._crash(instance)

@@ -62,10 +62,10 @@ def test_a_segfault_in_a_split_run_worker(segfaulting: str, tmp_path: Path) -> N
 
 
 def test_an_innocent_sub_problem_beside_a_crashing_one_is_tried_alone(segfaulting: str, tmp_path: Path) -> None:
-    # One attempt each: #0 crashes while #1 (waiting for #0's marker) runs beside it on the other
+    # One attempt each: #0 crashes while #1 (its first attempt blocks) runs beside it on the other
     # worker, so both are charged their only attempt; each is then tried once alone.
     messages: list[str] = []
-    options = {"column": 0, "marker": str(tmp_path / "crashed")}
+    options = {"column": 0, "victim": 1, "state_dir": str(tmp_path)}
     run = SplitRun(Instance(8), segfaulting, options, notify=messages.append,
                    config=ParallelConfig(workers=2, split_depth=1, max_attempts=1, checkpoint=tmp_path / "c.sqlite"))
     with pytest.raises(SubProblemError) as caught:
