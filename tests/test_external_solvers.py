@@ -102,6 +102,12 @@ SAT_CASES = [
     ("minisat", "pairwise", Instance(6)),
     ("minisat", "seqcounter", Instance(8)),
     ("minisat", "ladder", Instance(8, [(2, 5)])),
+    ("cadical", "commander", Instance(8)),
+    ("cadical", "product", Instance(8)),
+    ("cadical", "bimander", Instance(8)),
+    ("minisat", "commander", Instance(8, [(0, 0)])),
+    ("minisat", "product", Instance(8, [(3, 3)])),
+    ("minisat", "bimander", Instance(8, [(2, 5)])),
 ]
 
 

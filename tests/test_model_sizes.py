@@ -9,7 +9,8 @@ import pytest
 
 from nqueens_cp.export.writers import opb_text
 from nqueens_cp.instance import Instance
-from nqueens_cp.models.cnf import ENCODINGS, build_cnf
+from nqueens_cp.models.amo import AMO_ENCODERS, atmost_one
+from nqueens_cp.models.cnf import ENCODINGS, PYSAT_ENCODINGS, build_cnf
 from nqueens_cp.models.cpsat import build_cpsat_model
 from nqueens_cp.models.sizes import (
     CLOSED_FORMS,
@@ -25,7 +26,7 @@ from nqueens_cp.models.sizes import (
 README = Path(__file__).resolve().parents[1] / "models" / "README.md"
 
 
-@pytest.mark.parametrize("encoding", ENCODINGS)
+@pytest.mark.parametrize("encoding", PYSAT_ENCODINGS)
 def test_atmost_one_cost_matches_pysat(encoding: str) -> None:
     from pysat.card import CardEnc, EncType
     from pysat.formula import IDPool
@@ -34,6 +35,16 @@ def test_atmost_one_cost_matches_pysat(encoding: str) -> None:
         pool = IDPool(start_from=m + 1)
         built = CardEnc.atmost(lits=list(range(1, m + 1)), bound=1, vpool=pool, encoding=getattr(EncType, encoding))
         assert Cost(pool.top - m, len(built.clauses)) == atmost_one_cost(encoding, m), (encoding, m)
+
+
+@pytest.mark.parametrize("encoding", sorted(AMO_ENCODERS))
+def test_atmost_one_cost_matches_the_project_encoders(encoding: str) -> None:
+    from pysat.formula import IDPool
+
+    for m in range(1, 41):
+        pool = IDPool(start_from=m + 1)
+        clauses = atmost_one(encoding, list(range(1, m + 1)), pool)
+        assert Cost(pool.top - m, len(clauses)) == atmost_one_cost(encoding, m), (encoding, m)
 
 
 @pytest.mark.parametrize("encoding", ENCODINGS)

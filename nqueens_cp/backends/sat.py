@@ -59,7 +59,7 @@ def canonical_solver_name(name: str) -> str:
 
 class SatBackend(Backend):
     name = "sat"
-    summary = "CNF over n*n Booleans with pysat.card encodings, solved and enumerated by PySAT"
+    summary = "CNF over n*n Booleans (pysat.card encodings, or commander, product, bimander), solved by PySAT"
     requires = ("pysat",)
     option_specs = (
         OptionSpec("encoding", str, DEFAULT_ENCODING, "cardinality encoding", choices=ENCODINGS),

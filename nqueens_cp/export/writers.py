@@ -20,6 +20,7 @@ from ..arguments import require_instance
 from ..atomic import atomic_write
 from ..errors import BackendOptionError, BackendUnavailableError
 from ..instance import Instance
+from ..models.amo import AMO_ENCODERS
 from ..models.cnf import build_cnf, check_encoding
 from ..models.text import minizinc_text, opb_text, placed_text
 
@@ -57,6 +58,13 @@ def _fix_flags(instance: Instance) -> str:
     return "".join(f" --fix {r}:{c}" for r, c in instance.fixed)
 
 
+def _encoding_source(encoding: str) -> str:
+    """Where the at-most-one clauses of ``encoding`` come from, for the DIMACS header."""
+    if encoding in AMO_ENCODERS:
+        return f"nqueens_cp.models.amo.{encoding}, default options"
+    return "pysat.card.CardEnc, bound 1"
+
+
 def dimacs_text(instance: Instance, encoding: str = DEFAULT_ENCODING) -> str:
     """The CNF of ``instance`` (``sat`` backend, cardinality ``encoding``) in DIMACS format, with a decoding key."""
     require_instance(instance)
@@ -69,7 +77,7 @@ def dimacs_text(instance: Instance, encoding: str = DEFAULT_ENCODING) -> str:
     lines = [
         "c N-Queens as CNF, written by nqueens-cp (`nqueens-cp export N --format dimacs`)",
         f"c n = {n}",
-        f"c encoding = {encoding} (pysat.card.CardEnc, bound 1)",
+        f"c encoding = {encoding} ({_encoding_source(encoding)})",
         f"c pre-placed queens (row:col, 0-based) = {placed_text(instance)}",
         f"c variables = {total} ({squares} squares + {total - squares} auxiliary)",
         f"c clauses = {len(built.cnf.clauses)}",

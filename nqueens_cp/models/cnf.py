@@ -1,4 +1,4 @@
-"""The CNF of N-Queens over n² Booleans, with every cardinality encoding of ``pysat.card``.
+"""The CNF of N-Queens over n² Booleans, with every cardinality encoding of ``pysat.card`` and three more.
 
 ``q(r, c)`` (``IDPool`` key ``("q", r, c)``) is true when a queen stands on row ``r``, column
 ``c``; the pool creates the squares first, so ``q(r, c)`` is DIMACS variable ``r*n + c + 1``
@@ -17,7 +17,14 @@ the chosen encoding:
 ``totalizer``   totalizer (Bailleux and Boufkhad, CP 2003)
 ``mtotalizer``  modulo totalizer (Ogawa, Liu, Hasegawa, Koshimura, Fujita, ICTAI 2013)
 ``kmtotalizer`` k-modulo totalizer (Morgado, Ignatiev, Marques-Silva, JSAT 2015)
+``commander``   commander encoding (Klieber and Kwon, CFV 2007)
+``product``     recursive 2-product encoding (Chen, ModRef 2010)
+``bimander``    bimander encoding (Nguyen and Mai, SoICT 2015)
 ==============  ==============================================================
+
+The last three are not in PySAT: they come from :mod:`nqueens_cp.models.amo` (default options),
+and a row is then its at-least-one clause followed by the at-most-one (``CardEnc.equals`` gives
+the same two parts for PySAT's encodings).
 
 A pre-placed queen is a unit clause. With ``unique``, lex-leader clauses
 (:mod:`nqueens_cp.models.lex_leader`) keep one solution per symmetry class.
@@ -32,6 +39,7 @@ from ..arguments import require_bool, require_instance
 from ..errors import BackendOptionError
 from ..instance import Instance, Solution
 from ..symmetry import require_symmetric
+from .amo import AMO_ENCODERS, atmost_one
 from .geometry import ModelSize, lines
 from .lex_leader import add_cnf_lex_leader
 
@@ -39,10 +47,13 @@ if TYPE_CHECKING:
     from pysat.formula import CNF, IDPool
 
 #: PySAT ``EncType`` encodings that support a bound of 1 (``native`` needs a cardinality solver).
-ENCODINGS: tuple[str, ...] = (
+PYSAT_ENCODINGS: tuple[str, ...] = (
     "pairwise", "seqcounter", "sortnetwrk", "cardnetwrk", "bitwise",
     "ladder", "totalizer", "mtotalizer", "kmtotalizer",
 )
+
+#: Every encoding ``build_cnf`` knows: PySAT's, then the at-most-one encoders of ``models.amo``.
+ENCODINGS: tuple[str, ...] = (*PYSAT_ENCODINGS, *AMO_ENCODERS)
 
 #: The encoding the ``sat`` backend solves with by default: pairwise adds no auxiliary variables,
 #: so the formula is n*n variables and binary clauses only, which enumerates fastest (README,
@@ -104,9 +115,14 @@ def build_cnf(instance: Instance, encoding: str = DEFAULT_ENCODING, unique: bool
             pool.id(("q", r, c))
     # -- constraints: exactly one per row, at most one per column and diagonal
     cnf = CNF()
-    enc = getattr(EncType, encoding)
     for kind, squares in lines(n):
         lits = [pool.id(("q", r, c)) for r, c in squares]
+        if encoding in AMO_ENCODERS:
+            if kind == "row":
+                cnf.append(lits)
+            cnf.extend(atmost_one(encoding, lits, pool))
+            continue
+        enc = getattr(EncType, encoding)
         if kind == "row":
             cnf.extend(CardEnc.equals(lits=lits, bound=1, vpool=pool, encoding=enc).clauses)
         elif len(lits) > 1:

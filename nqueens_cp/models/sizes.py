@@ -14,7 +14,9 @@ length ``ℓ`` (two in each direction); diagonals of length 1 are skipped. Pre-p
 unit clauses.
 
 Where the sums have a simple closed form it is given as a :class:`Poly` in
-:data:`CLOSED_FORMS` (valid for ``n >= 4``). ``models/README.md`` states the same formulas; the
+:data:`CLOSED_FORMS` (valid for ``n >= 4``); the encodings whose line costs involve logarithms,
+roots, group sizes or a recursion (bitwise, the networks, the totalizers, commander, product,
+bimander) have none, and their sizes are the sums. ``models/README.md`` states the same formulas; the
 tests check the closed forms against the sums and both against the generated CNFs.
 """
 
@@ -25,6 +27,7 @@ from fractions import Fraction
 from math import isqrt
 
 from ..errors import BackendOptionError
+from .amo import AMO_ENCODERS, Cost, atmost_one_size
 from .geometry import ModelSize
 
 __all__ = [
@@ -38,17 +41,6 @@ __all__ = [
     "minizinc_size",
     "opb_size",
 ]
-
-
-@dataclass(frozen=True)
-class Cost:
-    """What one cardinality constraint costs: auxiliary variables and clauses."""
-
-    aux: int
-    clauses: int
-
-    def __add__(self, other: Cost) -> Cost:
-        return Cost(self.aux + other.aux, self.clauses + other.clauses)
 
 
 def _ceil_log2(m: int) -> int:
@@ -108,7 +100,9 @@ def _mto_atmost_one(m: int, p: int, k: int | None) -> Cost:
 
 
 def atmost_one_cost(encoding: str, m: int) -> Cost:
-    """Auxiliary variables and clauses of PySAT's ``CardEnc.atmost(m literals, bound=1)``.
+    """Auxiliary variables and clauses of PySAT's ``CardEnc.atmost(m literals, bound=1)``, or of
+    :func:`nqueens_cp.models.amo.atmost_one` (default options) for ``commander``, ``product`` and
+    ``bimander``, whose costs are recurrences in ``m`` (:func:`~nqueens_cp.models.amo.atmost_one_size`).
 
     For every encoding, ``m <= 1`` costs nothing and ``m == 2`` is the single clause ``¬x1 ∨ ¬x2``.
     """
@@ -140,6 +134,8 @@ def atmost_one_cost(encoding: str, m: int) -> Cost:
         return _totalizer_tree(m) + Cost(0, 1)
     if encoding == "mtotalizer":
         return _mto_atmost_one(m, max(2, isqrt(m)), None)
+    if encoding in AMO_ENCODERS:
+        return atmost_one_size(encoding, m)
     raise BackendOptionError(f"no size formula for encoding {encoding!r}")
 
 

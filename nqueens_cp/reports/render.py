@@ -8,6 +8,7 @@ matching table format.
 from __future__ import annotations
 
 import html
+from dataclasses import dataclass
 from typing import Callable
 
 from .document import Bullets, Code, Document, Figure, Heading, Image, Paragraph, Table
@@ -32,57 +33,69 @@ def _table(table: Table, fmt: str) -> str:
     )
 
 
-def render_markdown(document: Document) -> str:
-    """GitHub-flavoured Markdown."""
-    parts: list[str] = []
-    for block in document:
-        if isinstance(block, Heading):
-            parts.append("#" * block.level + " " + block.text)
-        elif isinstance(block, Paragraph):
-            parts.append(f"> **{block.text}**" if block.strong else block.text)
-        elif isinstance(block, Bullets):
-            lines = []
-            for item in block.items:
-                lines.append(f"- {item.text}")
-                lines.extend(f"  - `{detail}`" for detail in item.details)
-            parts.append("\n".join(lines))
-        elif isinstance(block, Code):
-            parts.append(f"```\n{block.text}\n```")
-        elif isinstance(block, Table):
-            parts.append(_table(block, "github") + (f"\n\n{block.note}" if block.note else ""))
-        elif isinstance(block, Image):
-            parts.append(f"![{block.alt}]({block.path})")
-        elif isinstance(block, Figure):
-            parts.append(f"*[figure: {block.caption}]*")
-    return "\n\n".join(parts) + "\n"
+@dataclass(frozen=True)
+class _LineStyle:
+    """How a line-oriented format (Markdown, tabulate's text formats) writes each kind of block."""
 
+    table_format: str
+    heading: Callable[[Heading], str]
+    strong: Callable[[str], str]
+    detail: Callable[[str], str]
+    code: Callable[[str], str]
+    image: Callable[[Image], str]
+    figure: Callable[[Figure], str]
 
-def _text_renderer(fmt: str) -> Callable[[Document], str]:
-    def render_text(document: Document) -> str:
+    def render(self, document: Document) -> str:
         parts: list[str] = []
         for block in document:
             if isinstance(block, Heading):
-                parts.append(block.text + "\n" + ("=" if block.level == 1 else "-") * len(block.text))
+                parts.append(self.heading(block))
             elif isinstance(block, Paragraph):
-                parts.append(f"*** {block.text} ***" if block.strong else block.text)
+                parts.append(self.strong(block.text) if block.strong else block.text)
             elif isinstance(block, Bullets):
                 lines = []
                 for item in block.items:
                     lines.append(f"- {item.text}")
-                    lines.extend(f"      {detail}" for detail in item.details)
+                    lines.extend(self.detail(detail) for detail in item.details)
                 parts.append("\n".join(lines))
             elif isinstance(block, Code):
-                parts.append("\n".join("    " + line for line in block.text.splitlines()))
+                parts.append(self.code(block.text))
             elif isinstance(block, Table):
-                parts.append(_table(block, fmt) + (f"\n\n{block.note}" if block.note else ""))
+                parts.append(_table(block, self.table_format) + (f"\n\n{block.note}" if block.note else ""))
             elif isinstance(block, Image):
-                parts.append(f"[plot: {block.path}]")
+                parts.append(self.image(block))
             elif isinstance(block, Figure):
-                parts.append(f"[figure: {block.caption}]")
+                parts.append(self.figure(block))
         return "\n\n".join(parts) + "\n"
 
-    render_text.__doc__ = f"Plain text with tabulate's {fmt!r} tables."
-    return render_text
+
+_MARKDOWN = _LineStyle(
+    "github",
+    heading=lambda block: "#" * block.level + " " + block.text,
+    strong=lambda text: f"> **{text}**",
+    detail=lambda detail: f"  - `{detail}`",
+    code=lambda text: f"```\n{text}\n```",
+    image=lambda block: f"![{block.alt}]({block.path})",
+    figure=lambda block: f"*[figure: {block.caption}]*",
+)
+
+
+def render_markdown(document: Document) -> str:
+    """GitHub-flavoured Markdown."""
+    return _MARKDOWN.render(document)
+
+
+def _text_renderer(fmt: str) -> Callable[[Document], str]:
+    """Plain text with tabulate's ``fmt`` tables."""
+    return _LineStyle(
+        fmt,
+        heading=lambda block: block.text + "\n" + ("=" if block.level == 1 else "-") * len(block.text),
+        strong=lambda text: f"*** {text} ***",
+        detail=lambda detail: f"      {detail}",
+        code=lambda text: "\n".join("    " + line for line in text.splitlines()),
+        image=lambda block: f"[plot: {block.path}]",
+        figure=lambda block: f"[figure: {block.caption}]",
+    ).render
 
 
 _LATEX_SPECIAL = {

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Callable, Sequence
 
 from ..harness.results import FAIL, NOT_RUN, PASS, Check, ComparisonResults
 from .document import Block, Bullets, Code, Document, Figure, Heading, Image, Item, Paragraph, Table
@@ -50,32 +50,44 @@ def _partial(cell: CellStats) -> str:
 # -- tables --------------------------------------------------------------------------------
 
 
-def runtime_table(results: ComparisonResults) -> Table:
-    """Median wall time per n (rows) and configuration (columns), with min and max, best marked."""
+def _rows_by_size(
+    results: ComparisonResults, answered: Callable[[CellStats], bool], text: Callable[[int, CellStats], str]
+) -> tuple[tuple[str, ...], ...]:
+    """One row per board size: n, then for each configuration ``text(n, cell)`` when its cell
+    ``answered``, else why it has no answer."""
     cells = table_of_cells(results)
-    configs = labels(results)
     rows = []
     for n in sizes(results):
-        medians = {c: cells[(c, n)].median_wall for c in configs if (c, n) in cells}
-        known = [m for m in medians.values() if m is not None]
-        best = min(known) if len(known) > 1 else None
         row = [str(n)]
-        for config in configs:
+        for config in labels(results):
             cell = cells.get((config, n))
-            if cell is None or cell.median_wall is None:
-                row.append(_not_answered(cell))
-                continue
-            assert cell.min_wall is not None and cell.max_wall is not None
-            text = format_time_range(cell.median_wall, cell.min_wall, cell.max_wall) + _partial(cell)
-            row.append(f"{text} {BEST}" if best is not None and cell.median_wall == best else text)
+            row.append(text(n, cell) if cell is not None and answered(cell) else _not_answered(cell))
         rows.append(tuple(row))
+    return tuple(rows)
+
+
+def runtime_table(results: ComparisonResults) -> Table:
+    """Median wall time per n (rows) and configuration (columns), with min and max, best marked."""
+    configs = labels(results)
+    medians: dict[int, list[float]] = {}
+    for (_, n), cell in table_of_cells(results).items():
+        if cell.median_wall is not None:
+            medians.setdefault(n, []).append(cell.median_wall)
+    fastest = {n: min(times) for n, times in medians.items() if len(times) > 1}
+
+    def text(n: int, cell: CellStats) -> str:
+        assert cell.median_wall is not None and cell.min_wall is not None and cell.max_wall is not None
+        shown = format_time_range(cell.median_wall, cell.min_wall, cell.max_wall) + _partial(cell)
+        return f"{shown} {BEST}" if fastest.get(n) == cell.median_wall else shown
+
+    rows = _rows_by_size(results, lambda cell: cell.median_wall is not None, text)
     note = (
         f"Wall time of the backend's iterator, median [min-max] over {results.settings.repeat} repetition(s) "
         f"in fresh worker processes; {BEST} marks the fastest median of each row. timeout: no answer within "
         f"{results.settings.timeout:g} s; oom: over the memory limit; skipped: not run after a timeout "
         f"or oom at a smaller n; error: see Failures."
     )
-    return Table(("n", *configs), tuple(rows), note)
+    return Table(("n", *configs), rows, note)
 
 
 def speedup_table(results: ComparisonResults) -> Table | None:
@@ -85,21 +97,16 @@ def speedup_table(results: ComparisonResults) -> Table | None:
     if baseline is None or baseline not in configs:
         return None
     cells = table_of_cells(results)
-    rows = []
-    for n in sizes(results):
+
+    def text(n: int, cell: CellStats) -> str:
         base = cells.get((baseline, n))
-        row = [str(n)]
-        for config in configs:
-            cell = cells.get((config, n))
-            if cell is None or cell.median_wall is None:
-                row.append(_not_answered(cell))
-            elif base is None or base.median_wall is None or cell.median_wall <= 0:
-                row.append(DASH)
-            else:
-                row.append(f"{base.median_wall / cell.median_wall:.3g}x")
-        rows.append(tuple(row))
+        if base is None or base.median_wall is None or cell.median_wall is None or cell.median_wall <= 0:
+            return DASH
+        return f"{base.median_wall / cell.median_wall:.3g}x"
+
+    rows = _rows_by_size(results, lambda cell: cell.median_wall is not None, text)
     note = f"Median time of {baseline} divided by the median time of each configuration: above 1x is faster."
-    return Table(("n", *configs), tuple(rows), note)
+    return Table(("n", *configs), rows, note)
 
 
 def _cell_checks(checks: Sequence[Check], config: str, n: int) -> list[Check]:
@@ -203,25 +210,19 @@ def model_size_table(results: ComparisonResults) -> Table | None:
 
 def resources_table(results: ComparisonResults) -> Table:
     """Median CPU time and the largest memory increase per configuration and n."""
-    cells = table_of_cells(results)
     configs = labels(results)
-    rows = []
-    for n in sizes(results):
-        row = [str(n)]
-        for config in configs:
-            cell = cells.get((config, n))
-            if cell is None or cell.median_cpu is None:
-                row.append(_not_answered(cell))
-                continue
-            memory = cell.max_memory_added_kb
-            mem = DASH if memory is None else f"+{memory / 1024:.1f} MB"
-            row.append(f"{format_time(cell.median_cpu)}, {mem}")
-        rows.append(tuple(row))
+
+    def text(n: int, cell: CellStats) -> str:
+        assert cell.median_cpu is not None
+        memory = cell.max_memory_added_kb
+        return f"{format_time(cell.median_cpu)}, {DASH if memory is None else f'+{memory / 1024:.1f} MB'}"
+
+    rows = _rows_by_size(results, lambda cell: cell.median_cpu is not None, text)
     note = (
         "Median CPU time of the worker process while the backend ran (all its threads), and the largest rise of "
         "the worker's peak resident memory above its size at start (solver libraries included)."
     )
-    return Table(("n", *configs), tuple(rows), note)
+    return Table(("n", *configs), rows, note)
 
 
 # -- verdict, failures and what was not checked ---------------------------------------------
