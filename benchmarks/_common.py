@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import os
 import platform
+import shutil
 import statistics
+import subprocess
 import time
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Callable, Sequence
 
 from tabulate import tabulate
@@ -26,6 +29,18 @@ class Comparison:
     def ratio(self) -> float:
         """Median of our times divided by the median of the reference times (< 1: we are faster)."""
         return statistics.median(self.ours) / statistics.median(self.reference)
+
+
+def build_c(source: Path, binary: Path, optimisation: str) -> Path:
+    """Compile the C reference ``source`` into ``binary`` with ``gcc OPTIMISATION`` (again
+    whenever the source is newer than the binary)."""
+    compiler = shutil.which("gcc")
+    if compiler is None:
+        raise SystemExit("gcc is needed to build the C references (apt-get install gcc)")
+    binary.parent.mkdir(exist_ok=True)
+    if not binary.exists() or binary.stat().st_mtime < source.stat().st_mtime:
+        subprocess.run([compiler, optimisation, "-o", str(binary), str(source)], check=True)
+    return binary
 
 
 def timed(func: Callable[[], object]) -> tuple[float, object]:

@@ -17,7 +17,6 @@ bitboard`` with its Python and numba start-up, against the C program): for infor
 from __future__ import annotations
 
 import argparse
-import shutil
 import subprocess
 import sys
 import time
@@ -27,7 +26,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from _common import Comparison, alternate, report, timed  # noqa: E402
+from _common import Comparison, alternate, build_c, report, timed  # noqa: E402
 
 from nqueens_cp.backends.bitboard import BitboardBackend  # noqa: E402
 from nqueens_cp.instance import Instance  # noqa: E402
@@ -38,13 +37,7 @@ BINARY = HERE / "build" / "somers"
 
 def build_reference() -> Path:
     """Compile the C counter with ``gcc -O2`` (again whenever the source is newer)."""
-    compiler = shutil.which("gcc")
-    if compiler is None:
-        raise SystemExit("gcc is needed to build the C reference (apt-get install gcc)")
-    BINARY.parent.mkdir(exist_ok=True)
-    if not BINARY.exists() or BINARY.stat().st_mtime < SOURCE.stat().st_mtime:
-        subprocess.run([compiler, "-O2", "-o", str(BINARY), str(SOURCE)], check=True)
-    return BINARY
+    return build_c(SOURCE, BINARY, "-O2")
 
 
 def run_c(n: int) -> tuple[float, object]:

@@ -25,6 +25,7 @@ BENCHMARKS: dict[str, tuple[list[str], list[str]]] = {
     "cpsat": ([], ["--n", "8", "--repeat", "1"]),
     "sat": ([], ["--n", "8", "--repeat", "1"]),
     "parallel": ([], ["--n", "12", "--big", "0"]),
+    "constellations": (["--parallel"], ["--n", "12", "--repeat", "1", "--parallel"]),
 }
 
 

@@ -13,6 +13,7 @@ from typing import Iterator
 from nqueens_cp.backends.base import Backend, OptionSpec
 from nqueens_cp.backends.bitboard import BitboardBackend
 from nqueens_cp.instance import Instance, Solution
+from nqueens_cp.searches.constellations import ConstellationCount
 
 
 class SleepyBackend(BitboardBackend):
@@ -32,6 +33,10 @@ class SleepyBackend(BitboardBackend):
     def count(self, instance: Instance, *, limit: int | None = None, unique: bool = False) -> int:
         time.sleep(self.options["delay"])
         return super().count(instance, limit=limit, unique=unique)
+
+    def count_constellation_batch(self, n: int, index: int, batches: int) -> ConstellationCount:
+        time.sleep(self.options["delay"])
+        return super().count_constellation_batch(n, index, batches)
 
 
 class FlakyBackend(Backend):

@@ -151,7 +151,7 @@ def _interrupt(argv: list[str], cwd: Path, ready: Path | None, wait: float) -> t
 @pytest.mark.parametrize(
     ("argv", "ready", "wait"),
     [
-        (["solve", "13", "--count", "--backend", "bitboard", "-O", "kernel=python"], None, 1.5),
+        (["solve", "15", "--count", "--backend", "backtrack"], None, 1.5),
         (["solve", "14", "--count", "--backend", "sat"], None, 2.5),
         (["solve", "14", "--all", "--backend", "cpsat"], None, 2.5),
         (["solve", "11", "--count", "--backend", "sleepy", "-O", "delay=0.2", "--workers", "2",

@@ -1,11 +1,15 @@
 """``bitboard``: backtracking on bit masks, compiled with numba (:mod:`nqueens_cp.searches`).
 
 ``kernel=compiled`` (the default) runs the numba kernels of
-:mod:`~nqueens_cp.searches.bitboard_kernel`: counting on an empty board uses the square's 8
-symmetries (one pass gives the total and the number of classes), and enumeration streams
-solutions from compiled code in batches. ``kernel=python`` is the readable pure-Python search of
-:mod:`~nqueens_cp.searches.bitboard`, also used for boards larger than the compiled kernel's
-``MAX_N``. numba is imported only when the compiled kernel is first used.
+:mod:`~nqueens_cp.searches.bitboard_kernel`: enumeration streams solutions from compiled code in
+batches. Counting an empty board (``--count``, ``--count --unique``) uses start constellations
+(:mod:`~nqueens_cp.searches.constellations`: the border queens fixed, one constellation per
+class of the square's 8 symmetries, finished by the numba kernel of
+:mod:`~nqueens_cp.searches.constellations_kernel`), so one pass gives the total and the number of
+classes; boards up to ``PYTHON_COUNT_MAX_N`` are counted the same way in pure Python, where
+importing numba would cost more than the whole count. ``kernel=python`` is the readable
+pure-Python search of :mod:`~nqueens_cp.searches.bitboard`, also used for boards larger than the
+compiled kernel's ``MAX_N``. numba is imported only when a compiled kernel is first used.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from typing import TYPE_CHECKING, Iterator
 
 from ..errors import BackendUnavailableError, NQueensError
 from ..instance import Instance, Solution
+from ..searches import constellations
 from ..searches.bitboard import bitboard_count, bitboard_solutions, row_masks
 from .base import Backend, OptionSpec
 from .limits import refuse_row_order_first
@@ -24,6 +29,10 @@ if TYPE_CHECKING:
 #: Boards up to this size use the compiled kernel (kept equal to ``bitboard_kernel.MAX_N``;
 #: repeated here so that choosing a kernel does not import numba).
 COMPILED_MAX_N = 32
+
+#: Empty boards up to this size are counted in pure Python: importing numba and loading the
+#: compiled kernel costs more than the whole count (measured: benchmarks/RESULTS.md).
+PYTHON_COUNT_MAX_N = 13
 
 class BitboardBackend(Backend):
     name = "bitboard"
@@ -73,16 +82,17 @@ class BitboardBackend(Backend):
         return solutions
 
     def _count(self, instance: Instance, limit: int | None, unique: bool) -> int:
-        """With the compiled kernel an empty board is counted with the full symmetry group; pre-placed
-        queens or a limit use the plain compiled search (no symmetry is exact there)."""
+        """An empty board is counted by start constellations with the full symmetry group (see
+        :meth:`count_constellation_batch`); pre-placed queens or a limit use the plain search (no
+        symmetry is exact there)."""
+        if limit is None and not instance.fixed:
+            counted = self._count_empty(instance.n)
+            return counted.classes if unique else counted.total
         kernel = self._kernel(instance)
         if kernel is None:
             if unique or limit is not None:
                 return super()._count(instance, limit, unique)
             return bitboard_count(instance)
-        if limit is None and not instance.fixed:
-            total, classes = kernel.count_symmetric(instance.n)
-            return int(classes if unique else total)
         if unique:
             return super()._count(instance, limit, unique)
         return int(kernel.count_masked(row_masks(instance), limit))
@@ -91,8 +101,23 @@ class BitboardBackend(Backend):
         """``(solutions, symmetry classes)`` of an empty board in one pass (OEIS A000170, A002562)."""
         if instance.fixed:
             raise NQueensError("counting symmetry classes needs an instance with no pre-placed queens")
-        kernel = self._kernel(instance)
-        if kernel is None or instance.n == 0:
-            return self.count(instance), self.count(instance, unique=True)
-        total, classes = kernel.count_symmetric(instance.n)
-        return int(total), int(classes)
+        counted = self._count_empty(instance.n)
+        return counted.total, counted.classes
+
+    def _count_empty(self, n: int) -> constellations.ConstellationCount:
+        """Solutions and classes of the empty n x n board, by start constellations."""
+        if n < constellations.MIN_N:
+            return constellations.small_board_count(n)
+        return self.count_constellation_batch(n, 0, 1)
+
+    def count_constellation_batch(self, n: int, index: int, batches: int) -> constellations.ConstellationCount:
+        """Solutions and classes contributed by batch ``index`` of ``batches`` of the start
+        constellations of the empty n x n board (see :func:`constellations.batch`); the batches of
+        one ``batches`` add up to the board's counts. Pure Python up to ``PYTHON_COUNT_MAX_N`` or
+        with ``kernel=python``, else the compiled kernel."""
+        items = constellations.batch(constellations.constellations(n), index, batches)
+        if n <= PYTHON_COUNT_MAX_N or self._kernel(Instance(n)) is None:
+            return constellations.count_batch(n, items)
+        from ..searches import constellations_kernel
+
+        return constellations_kernel.count_batch(n, items)

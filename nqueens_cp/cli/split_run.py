@@ -27,6 +27,7 @@ SPLIT_FLAGS = {
     "executor": "--executor",
     "scheduler": "--scheduler",
     "split_depth": "--split-depth",
+    "batches": "--batches",
     "checkpoint": "--checkpoint",
     "retries": "--retries",
     "verify": "--verify",
@@ -59,6 +60,14 @@ def add_parallel_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="K",
         help="fix the queens of the first K rows in each sub-problem (default: the checkpoint's "
         "depth when resuming, else the smallest K giving at least 16 sub-problems per worker)",
+    )
+    group.add_argument(
+        "--batches",
+        type=integer("--batches", 1),
+        metavar="B",
+        help="--count of an empty board with the bitboard backend: split into B batches of start "
+        "constellations, which keep all 8 symmetries (default: the checkpoint's when resuming, else "
+        "16 per worker; give more for a big cluster). Rows are split instead with --split-depth",
     )
     group.add_argument(
         "--checkpoint",
@@ -110,6 +119,8 @@ def run_split(args: argparse.Namespace, instance: Instance, options: dict[str, A
 
     if args.limit is not None:
         raise NQueensError("--limit cannot be combined with a split run (--workers > 1, --split-depth, ...)")
+    if args.batches is not None and not args.count:
+        raise NQueensError("--batches splits a --count (use --split-depth to split --all)")
     if args.scheduler is not None and args.executor == "processes":
         raise NQueensError("--scheduler is a Dask address: use it with --executor dask (or alone)")
     executor = args.executor
@@ -121,6 +132,7 @@ def run_split(args: argparse.Namespace, instance: Instance, options: dict[str, A
         executor=executor,
         scheduler=args.scheduler,
         split_depth=args.split_depth,
+        batches=args.batches,
         checkpoint=args.checkpoint,
         max_attempts=(args.retries if args.retries is not None else 2) + 1,
         verify=bool(args.verify or args.verify_with),

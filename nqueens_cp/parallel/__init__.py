@@ -1,6 +1,7 @@
 """Scaling out: split an instance into sub-problems and solve them on all cores or a Dask cluster.
 
-* :mod:`.split`: sub-problems from fixing the queens of the first rows, with the first-row mirror.
+* :mod:`.split`: sub-problems from fixing the queens of the first rows, with the first-row mirror;
+  or, for counts of an empty board, batches of start constellations (the full symmetry kept).
 * :mod:`.tasks`: the picklable unit of work and the function a worker runs.
 * :mod:`.executors`: this process, a local process pool, or Dask ``distributed``.
 * :mod:`.checkpoint`: results kept in memory or committed one by one to an SQLite file.
@@ -12,7 +13,16 @@ Nothing here imports Dask until a Dask executor is made.
 from .checkpoint import CheckpointStore, MemoryStore, ResultStore
 from .executors import EXECUTOR_NAMES, DaskExecutor, InlineExecutor, ProcessPoolTaskExecutor, make_executor
 from .run import ParallelConfig, SolvedSubProblem, SplitCount, SplitRun
-from .split import SplitPlan, SubProblem, default_depth, expand, mirror, split_instance
+from .split import (
+    SplitPlan,
+    SubProblem,
+    default_batches,
+    default_depth,
+    expand,
+    mirror,
+    split_constellations,
+    split_instance,
+)
 from .tasks import SubResult, SubTask, solve_subproblem
 
 __all__ = [
@@ -31,10 +41,12 @@ __all__ = [
     "SubProblem",
     "SubResult",
     "SubTask",
+    "default_batches",
     "default_depth",
     "expand",
     "make_executor",
     "mirror",
     "solve_subproblem",
+    "split_constellations",
     "split_instance",
 ]

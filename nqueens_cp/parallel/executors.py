@@ -12,9 +12,14 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import ctypes
 import importlib
 import multiprocessing
 import os
+import signal
+import sys
+import threading
+import time
 from abc import ABC, abstractmethod
 from collections import deque
 from concurrent.futures.process import BrokenProcessPool
@@ -24,7 +29,6 @@ from typing import Any, Iterator
 
 from ..errors import NQueensError
 from .tasks import SubResult, SubTask, solve_subproblem
-from .watchdog import follow_owner
 
 #: The error of every task in flight when a local worker process died (which one killed it is unknown).
 WORKER_DIED = "a worker process died while this sub-problem was running"
@@ -98,6 +102,56 @@ class InlineExecutor(TaskExecutor):
         """Nothing to release: tasks ran in this process."""
 
 
+#: ``prctl`` option: the signal a process gets when its parent exits (linux/prctl.h).
+_PR_SET_PDEATHSIG = 1
+
+#: Seconds between two looks of a pool worker's watchdog at the process that runs the split.
+WATCHDOG_INTERVAL = 0.5
+
+
+def _is_alive(pid: int) -> bool:
+    """Whether process ``pid`` is running (a zombie, dead but not yet reaped, counts as gone)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as stat:
+            state = stat.read().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return True  # no /proc: trust kill(pid, 0)
+    return state not in ("Z", "X")
+
+
+def _watch(run_pid: int) -> None:
+    while _is_alive(run_pid):
+        time.sleep(WATCHDOG_INTERVAL)
+    os._exit(1)
+
+
+def guard_worker(run_pid: int) -> None:
+    """Initializer of every pool worker: make sure it never outlives the run of process ``run_pid``.
+
+    On Linux the worker asks for SIGKILL when its parent (the forkserver, which exits when the run
+    does) dies (``prctl(PR_SET_PDEATHSIG)``); and on every platform a daemon thread looks at the
+    run's process every ``WATCHDOG_INTERVAL`` seconds and ends the worker when it is gone, however
+    it ended (exit, exception, Ctrl-C, SIGKILL). Ctrl-C in a terminal reaches the whole process
+    group: the workers ignore it and leave the clean-up to the run (or to the watchdog).
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):
+            pass  # the watchdog below still applies
+    if not _is_alive(run_pid):
+        os._exit(1)
+    threading.Thread(target=_watch, args=(run_pid,), name="nqueens-cp-watchdog", daemon=True).start()
+
+
 def _process_context() -> multiprocessing.context.BaseContext:
     """``forkserver`` where it exists (no fork of a threaded parent), else ``spawn``."""
     methods = multiprocessing.get_all_start_methods()
@@ -122,8 +176,10 @@ class ProcessPoolTaskExecutor(TaskExecutor):
 
     def _new_pool(self) -> concurrent.futures.ProcessPoolExecutor:
         return concurrent.futures.ProcessPoolExecutor(
-            max_workers=self.workers, mp_context=_process_context(),
-            initializer=follow_owner, initargs=(os.getpid(),),  # no orphans after a kill -9 of the run
+            max_workers=self.workers,
+            mp_context=_process_context(),
+            initializer=guard_worker,
+            initargs=(os.getpid(),),
         )
 
     @property

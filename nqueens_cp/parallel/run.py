@@ -44,7 +44,15 @@ from ..oeis import A000170, A002562
 from ..progress import Progress
 from .checkpoint import CheckpointStore, MemoryStore, ResultStore, read_header
 from .executors import EXECUTOR_NAMES, WORKER_DIED, Outcome, TaskExecutor, make_executor
-from .split import SplitPlan, SubProblem, default_depth, expand, split_instance
+from .split import (
+    SplitPlan,
+    SubProblem,
+    default_batches,
+    default_depth,
+    expand,
+    split_constellations,
+    split_instance,
+)
 from .tasks import SubResult, SubTask
 
 if TYPE_CHECKING:
@@ -61,9 +69,11 @@ class ParallelConfig:
     fixed per sub-problem; None takes the checkpoint's depth when resuming, else the smallest depth
     giving at least 16 sub-problems per worker. ``checkpoint``: SQLite file to commit results to
     and resume from. ``max_attempts``: tries per sub-problem before the run fails. ``symmetry``:
-    use the first-row mirror where exact. ``verify``: count every sub-problem a second time with
-    ``verify_with`` (a configuration such as ``"bitboard:kernel=python"``; None picks another
-    backend or kernel, see :func:`cross_check_config`) and fail on any difference.
+    use the first-row mirror where exact. ``batches``: for a count split into batches of start
+    constellations, how many (None: the checkpoint's when resuming, else 16 per worker).
+    ``verify``: count every sub-problem a second time with ``verify_with`` (a configuration such
+    as ``"bitboard:kernel=python"``; None picks another backend or kernel, see
+    :func:`cross_check_config`) and fail on any difference (a verified count splits by rows).
     """
 
     workers: int = 1
@@ -73,6 +83,7 @@ class ParallelConfig:
     checkpoint: str | Path | None = None
     max_attempts: int = 3
     symmetry: bool = True
+    batches: int | None = None
     verify: bool = False
     verify_with: str | None = None
 
@@ -88,6 +99,7 @@ class ParallelConfig:
         require_bool(self.symmetry, "ParallelConfig.symmetry")
         require_bool(self.verify, "ParallelConfig.verify")
         require_str(self.verify_with, "ParallelConfig.verify_with", optional=True)
+        require_int(self.batches, "ParallelConfig.batches", minimum=1, optional=True)
 
     def executor_name(self) -> str:
         """The executor this configuration runs on."""
@@ -211,6 +223,8 @@ class SplitRun:
             raise NQueensError(
                 f"unknown executor {self.config.executor!r} (choose from {', '.join(EXECUTOR_NAMES)})"
             )
+        if self.config.batches is not None and self.config.batches < 1:
+            raise NQueensError(f"the number of constellation batches must be >= 1, got {self.config.batches}")
         if self.config.split_depth is not None and self.config.split_depth < 0:
             raise NQueensError(f"split depth must be >= 0, got {self.config.split_depth}")
         _check_local_workers(self.config)
@@ -225,7 +239,8 @@ class SplitRun:
 
     def header(self, plan: SplitPlan) -> dict[str, Any]:
         """What identifies this run in a checkpoint file."""
-        return {
+        split = {"split": "constellations", "batches": plan.batches} if plan.batches else {}
+        return split | {
             "n": self.instance.n,
             "fixed": [list(pair) for pair in self.instance.fixed],
             "backend": self.backend_name,
@@ -259,7 +274,53 @@ class SplitRun:
             backend=type(self._checker),
             options=tuple(sorted(self._checker.options.items())),
             unique=self.unique,
+            batch=(sub.index, sub.batches) if sub.batches else None,
         )
+
+    def _counts_constellations(self) -> bool:
+        """Whether this run splits into batches of start constellations (see :mod:`.split`):
+        a count of an empty board (n >= 4) with a backend that counts constellations, no
+        ``split_depth`` asked for, and no checkpoint made by a row split to resume."""
+        from ..searches.constellations import MIN_N
+
+        if self.enumerate or self.instance.fixed or self.instance.n < MIN_N or not self.config.symmetry:
+            return False
+        if self.config.verify:
+            return False
+        if self.config.split_depth is not None:
+            return False
+        if not hasattr(self._backend, "count_constellation_batch"):
+            return False
+        header = read_header(self.config.checkpoint) if self.config.checkpoint is not None else None
+        return header is None or header.get("split") == "constellations"
+
+    def _batches_from_checkpoint(self) -> int | None:
+        header = read_header(self.config.checkpoint) if self.config.checkpoint is not None else None
+        if header is None:
+            return None
+        batches = header.get("batches")
+        if not isinstance(batches, int) or batches < 1:
+            raise CheckpointError(f"{self.config.checkpoint} has no valid number of constellation batches")
+        return batches
+
+    def _plan(self) -> tuple[SplitPlan, TaskExecutor | None]:
+        """The split of this run, and the executor when one had to be started to size it."""
+        executor: TaskExecutor | None = None
+        if self._counts_constellations():
+            batches = self.config.batches
+            if batches is None:
+                batches = self._batches_from_checkpoint()
+            if batches is None:
+                executor = self._make_executor()
+                batches = default_batches(self.instance, executor.capacity)
+            return split_constellations(self.instance, batches), executor
+        depth = self.config.split_depth
+        if depth is None:
+            depth = self._depth_from_checkpoint()
+        if depth is None:
+            executor = self._make_executor()
+            depth = default_depth(self.instance, executor.capacity)
+        return split_instance(self.instance, depth, symmetry=self.config.symmetry), executor
 
     def _depth_from_checkpoint(self) -> int | None:
         if self.config.checkpoint is None:
@@ -291,6 +352,7 @@ class SplitRun:
                     options=options,
                     enumerate=self.enumerate,
                     unique=self.unique,
+                    batch=(sub.index, sub.batches) if sub.batches else None,
                 )
             )
             if self.config.verify:
@@ -308,17 +370,11 @@ class SplitRun:
 
     def subproblem_results(self) -> Iterator[SolvedSubProblem]:
         """Every sub-problem's result once: resumed ones first, then new ones as they finish."""
-        depth = self.config.split_depth
-        if depth is None:
-            depth = self._depth_from_checkpoint()
         executor: TaskExecutor | None = None
         store: ResultStore | None = None
         bar: Progress | None = None
         try:
-            if depth is None:
-                executor = self._make_executor()
-                depth = default_depth(self.instance, executor.capacity)
-            plan = split_instance(self.instance, depth, symmetry=self.config.symmetry)
+            plan, executor = self._plan()
             self.plan = plan
             store = self._open_store(plan)
             by_index = {sub.index: sub for sub in plan.subproblems}

@@ -24,6 +24,16 @@ odd ``n``, the middle column:
   the sub-problem already contains it.
 
 With pre-placed queens, or ``K = 0``, the plan is the plain split with every weight 1.
+
+Constellation batches
+---------------------
+Counting an empty board with a backend that counts start constellations (``bitboard``, see
+:mod:`nqueens_cp.searches.constellations`) splits differently (:func:`split_constellations`):
+sub-problem ``i`` of ``B`` is every ``B``-th canonical start constellation from the ``i``-th on.
+Each constellation already stands for its whole class of the square's 8 symmetries, so the split
+keeps the full symmetry (a row split keeps only the mirror), and the batches add up to the
+board's count and to its number of classes. A task carries only ``(i, B)``: the worker generates
+the constellations itself.
 Every canonical solution (the smallest of its 8 images, see :mod:`nqueens_cp.symmetry`) has its
 row-0 queen in the left half or the middle, so a symmetric plan also holds every canonical one.
 """
@@ -45,6 +55,8 @@ class SubProblem:
     ``prefix`` holds the columns of rows ``0 .. depth-1`` (pre-placed queens included);
     ``weight`` is how many sub-problems of the full split this one stands for (1 or 2), and
     ``mirrored`` says its solutions must also be reflected left-right to cover the other one.
+    ``batches`` is non-zero for a batch of start constellations: this is batch ``index`` of
+    ``batches`` (``prefix`` is then empty and ``instance`` the whole board).
     """
 
     index: int
@@ -52,9 +64,12 @@ class SubProblem:
     instance: Instance
     weight: int = 1
     mirrored: bool = False
+    batches: int = 0
 
     def label(self) -> str:
         """A short human description: ``#7 (rows 0-1 = 2,5)``."""
+        if self.batches:
+            return f"#{self.index} (constellation batch {self.index + 1} of {self.batches})"
         if not self.prefix:
             return f"#{self.index} (whole instance)"
         rows = "row 0" if len(self.prefix) == 1 else f"rows 0-{len(self.prefix) - 1}"
@@ -69,6 +84,7 @@ class SplitPlan:
     depth: int
     symmetric: bool
     subproblems: tuple[SubProblem, ...]
+    batches: int = 0
 
     def __len__(self) -> int:
         return len(self.subproblems)
@@ -165,6 +181,31 @@ def split_instance(instance: Instance, depth: int, *, symmetry: bool = True) -> 
             )
         )
     return SplitPlan(instance=instance, depth=depth, symmetric=symmetric, subproblems=tuple(subproblems))
+
+
+def split_constellations(instance: Instance, batches: int) -> SplitPlan:
+    """Split the count of an empty board into ``batches`` batches of start constellations."""
+    if instance.fixed:
+        raise NQueensError("a constellation split needs an instance with no pre-placed queens")
+    if batches < 1:
+        raise NQueensError(f"the number of constellation batches must be >= 1, got {batches}")
+    subproblems = tuple(
+        SubProblem(index=index, prefix=(), instance=instance, batches=batches) for index in range(batches)
+    )
+    return SplitPlan(instance=instance, depth=0, symmetric=True, subproblems=subproblems, batches=batches)
+
+
+def default_batches(instance: Instance, workers: int, *, per_worker: int = 16) -> int:
+    """``per_worker`` constellation batches per worker, and no more than there are constellations.
+
+    Batches are strided, so they take about the same time; 16 per worker still lets a worker that
+    finishes early take over, while keeping each task seconds long on big boards, far above a Dask
+    task's overhead.
+    """
+    from ..searches.constellations import MIN_N, constellations
+
+    available = len(constellations(instance.n)) if instance.n >= MIN_N else 1
+    return max(1, min(available, per_worker * max(1, workers)))
 
 
 def default_depth(instance: Instance, workers: int, *, per_worker: int = 16, max_depth: int = 6) -> int:

@@ -24,7 +24,9 @@ class SubTask:
     """Solve sub-problem ``index`` (``instance``) with ``backend(**options)``.
 
     ``enumerate`` asks for the solutions themselves (else only their number); ``unique`` keeps
-    only the canonical ones (the smallest of their 8 images).
+    only the canonical ones (the smallest of their 8 images). ``batch``, when set to ``(i, B)``,
+    makes the task a count of batch ``i`` of ``B`` of the start constellations of the (empty)
+    board instead, by the backend's ``count_constellation_batch``.
     """
 
     index: int
@@ -33,6 +35,7 @@ class SubTask:
     options: tuple[tuple[str, Any], ...]
     enumerate: bool = False
     unique: bool = False
+    batch: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -79,7 +82,13 @@ def solve_subproblem(task: SubTask) -> SubResult:
     started, cpu_started = time.perf_counter(), time.process_time()
     backend = task.backend(**dict(task.options))
     packed: bytes | None = None
-    if task.enumerate or task.unique:
+    if task.batch is not None:
+        counter = getattr(backend, "count_constellation_batch", None)
+        if counter is None:
+            raise NQueensError(f"backend {backend.name} cannot count batches of start constellations")
+        counted = counter(task.instance.n, *task.batch)
+        count = counted.classes if task.unique else counted.total
+    elif task.enumerate or task.unique:
         found = [s for s in backend.solutions(task.instance) if not task.unique or is_canonical(s)]
         count = len(found)
         if task.enumerate:

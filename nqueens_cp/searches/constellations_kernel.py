@@ -1,0 +1,283 @@
+"""The numba-compiled finishing search of start constellations (see :mod:`.constellations`).
+
+This module imports numba and numpy at import time: import it only where the compiled search
+runs. Kernels are compiled with ``cache=True`` (machine code cached on disk, so later processes
+load it instead of compiling).
+
+For each constellation ``(top, bottom, left, right)`` the kernel lists the free inner rows (rows
+1..n-2 without a border queen), precomputes per free row the columns the border queens take or
+attack (``blocked``), and fills the free rows top down with the bitboard search: ``left`` and
+``right`` hold the diagonal attacks of the queens placed so far, shifted by the gap between one
+free row and the next, ``down`` their columns. On the last free row at most one column is left,
+so the row before it counts its completions without descending. Constellations fixed by a
+rotation (few: about 1 in 200 at n = 16) run a variant that also checks every completion for the
+same symmetry, which the class count (OEIS A002562) needs.
+
+All masks and counts are int64: n <= ``MAX_N`` = 32 bits of board plus the shifted diagonal bits
+(which only move away from the board and are masked off); one constellation's completions and
+the weighted sum over all of them (A000170(27) is about 2.3e17) fit in an int64. Totals are
+converted to Python ints before anything else touches them.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence, TypeVar, cast
+
+import numba
+import numpy as np
+import numpy.typing as npt
+
+from .constellations import Constellation, ConstellationCount, Finished, tally
+
+#: The largest board the kernel accepts.
+MAX_N = 32
+
+Int64Array = npt.NDArray[np.int64]
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+# Symmetry codes of the table passed to the kernel.
+_PLAIN, _ROT180, _ROT90 = 0, 1, 2
+
+
+def _compiled(func: _F) -> _F:
+    """``numba.njit(cache=True)``, typed for mypy (numba ships no type information)."""
+    return cast(_F, numba.njit(cache=True, nogil=True)(func))
+
+
+def _inline(func: _F) -> _F:
+    """A compiled helper inlined into its callers at the numba IR level (no call overhead)."""
+    return cast(_F, numba.njit(cache=True, nogil=True, inline="always")(func))
+
+
+@_inline
+def _step(t: int, bit: int, full: int, gaps: Int64Array, blocked: Int64Array,
+          lefts: Int64Array, downs: Int64Array, rights: Int64Array) -> tuple[int, int, int, int]:
+    """A queen ``bit`` on free row ``t``: the attacks it leaves on free row ``t + 1`` (diagonals
+    shifted by the gap between the two rows) and the free squares of that row."""
+    gap = gaps[t]
+    left = (lefts[t] | bit) << gap
+    down = downs[t] | bit
+    right = (rights[t] | bit) >> gap
+    return left, down, right, full & ~(left | down | right | blocked[t + 1])
+
+
+@_inline
+def _push(t: int, left: int, down: int, right: int, free: int,
+          lefts: Int64Array, downs: Int64Array, rights: Int64Array, avail: Int64Array) -> None:
+    """Open free row ``t`` with these attacks and these squares to try."""
+    lefts[t] = left
+    downs[t] = down
+    rights[t] = right
+    avail[t] = free
+
+
+@_compiled
+def _setup(n: int, top: int, bottom: int, left: int, right: int,
+           rows: Int64Array, blocked: Int64Array, gaps: Int64Array) -> int:
+    """Fill ``rows``/``blocked``/``gaps`` for one constellation; returns the number of free rows."""
+    last = n - 1
+    full = (1 << n) - 1
+    queen_rows = (0, last, left, right)
+    queen_cols = (top, bottom, 0, last)
+    columns = (1 << top) | (1 << bottom) | 1 | (1 << last)
+    free_rows = 0
+    for row in range(1, last):
+        if row in (left, right):
+            continue
+        mask = columns
+        for q in range(4):
+            distance = abs(row - queen_rows[q])
+            mask |= (1 << (queen_cols[q] + distance)) | ((1 << queen_cols[q]) >> distance)
+        rows[free_rows] = row
+        blocked[free_rows] = mask & full
+        free_rows += 1
+    for t in range(free_rows - 1):
+        gaps[t] = rows[t + 1] - rows[t]
+    return free_rows
+
+
+@_compiled
+def _count_plain(n: int, depth: int, blocked: Int64Array, gaps: Int64Array,
+                 lefts: Int64Array, downs: Int64Array, rights: Int64Array, avail: Int64Array) -> int:
+    """Completions of the free rows (``depth`` of them) with the border attacks in ``blocked``.
+
+    The stack holds rows ``0 .. depth-3``; the last two free rows are finished in the loop body:
+    for each queen of row ``depth-2`` the last row has at most one free column left.
+    """
+    full = (1 << n) - 1
+    if depth <= 2:
+        return _count_tiny(n, depth, blocked, gaps)
+    last = depth - 1
+    final_blocked = blocked[last]
+    final_gap = gaps[last - 1]
+    count = 0
+    t = 0
+    _push(0, 0, 0, 0, full & ~blocked[0], lefts, downs, rights, avail)
+    while t >= 0:
+        free = avail[t]
+        if free == 0:
+            t -= 1
+            continue
+        bit = free & -free
+        avail[t] = free ^ bit
+        left, down, right, nxt = _step(t, bit, full, gaps, blocked, lefts, downs, rights)
+        if nxt == 0:
+            continue
+        if t + 2 == last:
+            # Row depth-2 next: try each of its free columns against the last row directly.
+            while nxt:
+                bit = nxt & -nxt
+                nxt ^= bit
+                if full & ~(((left | bit) << final_gap) | down | bit | ((right | bit) >> final_gap) | final_blocked):
+                    count += 1
+            continue
+        t += 1
+        _push(t, left, down, right, nxt, lefts, downs, rights, avail)
+    return count
+
+
+@_compiled
+def _count_tiny(n: int, depth: int, blocked: Int64Array, gaps: Int64Array) -> int:
+    """Completions when at most two free rows are left."""
+    full = (1 << n) - 1
+    if depth == 0:
+        return 1
+    free = full & ~blocked[0]
+    if depth == 1:
+        return 1 if free else 0
+    count = 0
+    while free:
+        bit = free & -free
+        free ^= bit
+        if full & ~((bit << gaps[0]) | bit | (bit >> gaps[0]) | blocked[1]):
+            count += 1
+    return count
+
+
+@_compiled
+def _column_of(bit: int) -> int:
+    column = 0
+    while bit > 1:
+        bit >>= 1
+        column += 1
+    return column
+
+
+@_compiled
+def _count_symmetric(n: int, depth: int, rows: Int64Array, blocked: Int64Array, gaps: Int64Array,
+                     board: Int64Array, check90: bool, out: Int64Array,
+                     lefts: Int64Array, downs: Int64Array, rights: Int64Array, avail: Int64Array) -> None:
+    """Like ``_count_plain``, and checks each completion (``board`` holds the border queens):
+    ``out[0]`` += completions, ``out[1]`` += those fixed by the 180-degree rotation, ``out[2]``
+    += those fixed by the 90-degree rotation (when ``check90``)."""
+    full = (1 << n) - 1
+    last_col = n - 1
+    completions = 0
+    fixed180 = 0
+    fixed90 = 0
+    t = 0
+    _push(0, 0, 0, 0, full & ~blocked[0] if depth > 0 else 0, lefts, downs, rights, avail)
+    finished = depth == 0
+    while True:
+        if finished:
+            finished = False
+            completions += 1
+            is180 = True
+            for row in range(n):
+                if board[last_col - row] != last_col - board[row]:
+                    is180 = False
+                    break
+            if is180:
+                fixed180 += 1
+            if check90:
+                is90 = True
+                for row in range(n):
+                    if board[board[row]] != last_col - row:
+                        is90 = False
+                        break
+                if is90:
+                    fixed90 += 1
+            if depth == 0:
+                break
+        if t < 0:
+            break
+        free = avail[t]
+        if free == 0:
+            t -= 1
+            continue
+        bit = free & -free
+        avail[t] = free ^ bit
+        board[rows[t]] = _column_of(bit)
+        if t + 1 == depth:
+            finished = True
+            continue
+        left, down, right, nxt = _step(t, bit, full, gaps, blocked, lefts, downs, rights)
+        if nxt == 0:
+            continue
+        t += 1
+        _push(t, left, down, right, nxt, lefts, downs, rights, avail)
+    out[0] += completions
+    out[1] += fixed180
+    out[2] += fixed90
+
+
+@_compiled
+def _finish_all(n: int, table: Int64Array, out: Int64Array) -> None:
+    """For each row ``(top, bottom, left, right, symmetry)`` of ``table``: ``out`` row = completions,
+    completions fixed by rotating 180 degrees, and by 90 degrees (the last two only for a
+    constellation fixed by that rotation)."""
+    rows = np.zeros(n, np.int64)
+    blocked = np.zeros(n, np.int64)
+    gaps = np.zeros(n, np.int64)
+    board = np.zeros(n, np.int64)
+    lefts = np.zeros(n, np.int64)
+    downs = np.zeros(n, np.int64)
+    rights = np.zeros(n, np.int64)
+    avail = np.zeros(n, np.int64)
+    last = n - 1
+    for c in range(table.shape[0]):
+        top = table[c, 0]
+        bottom = table[c, 1]
+        left = table[c, 2]
+        right = table[c, 3]
+        symmetry = table[c, 4]
+        depth = _setup(n, top, bottom, left, right, rows, blocked, gaps)
+        if symmetry == _PLAIN:
+            out[c, 0] = _count_plain(n, depth, blocked, gaps, lefts, downs, rights, avail)
+            out[c, 1] = 0
+            out[c, 2] = 0
+        else:
+            board[0] = top
+            board[last] = bottom
+            board[left] = 0
+            board[right] = last
+            out[c, 0] = 0
+            out[c, 1] = 0
+            out[c, 2] = 0
+            _count_symmetric(n, depth, rows, blocked, gaps, board, symmetry == _ROT90, out[c],
+                             lefts, downs, rights, avail)
+
+
+def _table(items: Sequence[Constellation]) -> Int64Array:
+    table = np.zeros((len(items), 5), np.int64)
+    for index, constellation in enumerate(items):
+        symmetry = _ROT90 if constellation.rot90 else _ROT180 if constellation.rot180 else _PLAIN
+        table[index] = (*constellation.search_key, symmetry)
+    return table
+
+
+def finish_batch(n: int, items: Sequence[Constellation]) -> list[Finished]:
+    """The completions of each constellation of ``items``, by the compiled search."""
+    if not 4 <= n <= MAX_N:
+        raise ValueError(f"the compiled constellation kernel handles 4 <= n <= {MAX_N}, got {n}")
+    out = np.zeros((len(items), 3), np.int64)
+    _finish_all(n, _table(items), out)
+    return [Finished(int(c), int(f180), int(f90)) for c, f180, f90 in out.tolist()]
+
+
+def count_batch(n: int, items: Sequence[Constellation]) -> ConstellationCount:
+    """Solutions and classes contributed by ``items``, finished by the compiled search."""
+    result = ConstellationCount(0, 0)
+    for constellation, finished in zip(items, finish_batch(n, items), strict=True):
+        result = result + tally(constellation, finished)
+    return result
