@@ -19,7 +19,6 @@ from typing import Any
 
 def add_parser(subparsers: Any) -> None:
     from ..reports.render import FORMATS
-    from ..reports.two_runs import DEFAULT_ALPHA
     from .common import number
 
     parser = subparsers.add_parser(
@@ -34,8 +33,8 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--fail-slower", type=number("--fail-slower"), metavar="PCT",
                         help="with --compare: exit status 1 when a configuration is significantly slower by more "
                         "than PCT per cent at some n")
-    parser.add_argument("--alpha", type=number("--alpha"), default=DEFAULT_ALPHA,
-                        help=f"with --compare: significance level of the test (default {DEFAULT_ALPHA:g})")
+    parser.add_argument("--alpha", type=number("--alpha"), default=None,
+                        help="with --compare: significance level of the test (default 0.05)")
     parser.add_argument("--format", choices=FORMATS, default="github", help="report format (default github)")
     parser.add_argument("--plot", metavar="PNG", help="also draw the runtime plot to this file")
     parser.add_argument("--force", action="store_true", help="overwrite an existing --plot file")
@@ -67,6 +66,10 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("give either RESULTS.json or --compare BASE.json NEW.json")
     if args.compare is None and args.fail_slower is not None:
         raise UsageError("--fail-slower applies to --compare only")
+    if args.alpha is None:
+        from ..reports.two_runs import DEFAULT_ALPHA
+
+        args.alpha = DEFAULT_ALPHA
     if not args.alpha < 1:
         raise UsageError(f"--alpha must be between 0 and 1, got {args.alpha:g}")
     if args.compare is not None:

@@ -305,22 +305,24 @@ class SplitRun:
 
     def _plan(self) -> tuple[SplitPlan, TaskExecutor | None]:
         """The split of this run, and the executor when one had to be started to size it."""
-        executor: TaskExecutor | None = None
+        executor: list[TaskExecutor] = []
+
+        def size(given: int | None, from_checkpoint: Callable[[], int | None],
+                 default: Callable[[Instance, int], int]) -> int:
+            """The size given, else the checkpoint's, else the default for the executor's capacity."""
+            chosen = given if given is not None else from_checkpoint()
+            if chosen is None:
+                executor.append(self._make_executor())
+                chosen = default(self.instance, executor[0].capacity)
+            return chosen
+
         if self._counts_constellations():
-            batches = self.config.batches
-            if batches is None:
-                batches = self._batches_from_checkpoint()
-            if batches is None:
-                executor = self._make_executor()
-                batches = default_batches(self.instance, executor.capacity)
-            return split_constellations(self.instance, batches), executor
-        depth = self.config.split_depth
-        if depth is None:
-            depth = self._depth_from_checkpoint()
-        if depth is None:
-            executor = self._make_executor()
-            depth = default_depth(self.instance, executor.capacity)
-        return split_instance(self.instance, depth, symmetry=self.config.symmetry), executor
+            batches = size(self.config.batches, self._batches_from_checkpoint, default_batches)
+            plan = split_constellations(self.instance, batches)
+        else:
+            depth = size(self.config.split_depth, self._depth_from_checkpoint, default_depth)
+            plan = split_instance(self.instance, depth, symmetry=self.config.symmetry)
+        return plan, (executor[0] if executor else None)
 
     def _depth_from_checkpoint(self) -> int | None:
         if self.config.checkpoint is None:

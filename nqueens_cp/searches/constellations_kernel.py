@@ -50,6 +50,15 @@ def _inline(func: _F) -> _F:
 
 
 @_inline
+def _pop_lowest(avail: Int64Array, t: int) -> int:
+    """Take the lowest untried free column of level ``t`` (there is one) off its set; return its bit."""
+    free: int = avail[t]
+    bit = free & -free
+    avail[t] = free ^ bit
+    return bit
+
+
+@_inline
 def _step(t: int, bit: int, full: int, gaps: Int64Array, blocked: Int64Array,
           lefts: Int64Array, downs: Int64Array, rights: Int64Array) -> tuple[int, int, int, int]:
     """A queen ``bit`` on free row ``t``: the attacks it leaves on free row ``t + 1`` (diagonals
@@ -114,12 +123,10 @@ def _count_plain(n: int, depth: int, blocked: Int64Array, gaps: Int64Array,
     t = 0
     _push(0, 0, 0, 0, full & ~blocked[0], lefts, downs, rights, avail)
     while t >= 0:
-        free = avail[t]
-        if free == 0:
+        if avail[t] == 0:
             t -= 1
             continue
-        bit = free & -free
-        avail[t] = free ^ bit
+        bit = _pop_lowest(avail, t)
         left, down, right, nxt = _step(t, bit, full, gaps, blocked, lefts, downs, rights)
         if nxt == 0:
             continue
@@ -201,12 +208,10 @@ def _count_symmetric(n: int, depth: int, rows: Int64Array, blocked: Int64Array, 
                 break
         if t < 0:
             break
-        free = avail[t]
-        if free == 0:
+        if avail[t] == 0:
             t -= 1
             continue
-        bit = free & -free
-        avail[t] = free ^ bit
+        bit = _pop_lowest(avail, t)
         board[rows[t]] = _column_of(bit)
         if t + 1 == depth:
             finished = True
