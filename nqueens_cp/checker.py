@@ -15,6 +15,10 @@ from .instance import Instance
 
 def solution_problems(instance: Instance, solution: Sequence[int]) -> list[str]:
     """Every reason ``solution`` is not a solution of ``instance``; empty when it is valid."""
+    from .arguments import require_instance, require_solution
+
+    require_instance(instance)
+    require_solution(solution)
     n = instance.n
     problems: list[str] = []
     if not isinstance(solution, tuple):

@@ -11,6 +11,13 @@ class InvalidInstanceError(NQueensError, ValueError):
     """The instance is malformed: bad ``n``, a queen off the board, two queens given for one row."""
 
 
+class InvalidArgumentError(NQueensError, TypeError, ValueError):
+    """A public function was given an argument of the wrong type or value; the message names it.
+
+    Also a ``TypeError`` and a ``ValueError``, so code that catches those keeps working.
+    """
+
+
 class UnknownBackendError(NQueensError, KeyError):
     """No backend is registered under that name."""
 
@@ -34,8 +41,20 @@ class CheckpointError(NQueensError):
     """A checkpoint file cannot be used: made for another run, unreadable, or not a checkpoint."""
 
 
+class CheckpointLockedError(CheckpointError):
+    """Another run holds the checkpoint file (one run per file at a time)."""
+
+
 class SubProblemError(NQueensError, RuntimeError):
     """A sub-problem of a split run kept failing after its retries; the run has no complete result."""
+
+
+class WrongCountError(SubProblemError):
+    """A split run's result is wrong: its total differs from the published count, or two backends
+    counting the same sub-problem (``verify``) disagree. The message names the sub-problems.
+
+    A subclass of :class:`SubProblemError` because it means the same to a caller: no result.
+    """
 
 
 class ModelFileError(NQueensError, ValueError):

@@ -13,6 +13,10 @@ from typing import Iterable, Literal, Mapping, TypeAlias, cast
 
 from .errors import InvalidInstanceError
 
+#: The largest board accepted: well beyond what any backend here can solve (about n = 1000 for a
+#: first solution), small enough that sizes derived from ``n`` stay machine integers.
+MAX_N = 100_000
+
 #: A solution: ``sol[row] == col``, 0-based, one entry per row.
 Solution: TypeAlias = tuple[int, ...]
 
@@ -69,7 +73,13 @@ class Instance:
         size = _as_int(n, "n")
         if size < 0:
             raise InvalidInstanceError(f"n must be >= 0, got {size}")
+        if size > MAX_N:
+            raise InvalidInstanceError(f"n must be <= {MAX_N}, got {size}")
         pairs = fixed.items() if isinstance(fixed, Mapping) else (fixed or ())
+        if isinstance(pairs, (str, bytes)) or not hasattr(pairs, "__iter__"):
+            raise InvalidInstanceError(
+                f"fixed must be a mapping row -> column or (row, col) pairs, not {pairs!r}"
+            )
         by_row: dict[int, int] = {}
         for pair in pairs:
             row, col = _square(pair, size, "a pre-placed queen", "queen at")

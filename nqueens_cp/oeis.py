@@ -41,6 +41,10 @@ A002562: Final[Mapping[int, int]] = MappingProxyType(
 
 def known_count(n: int, *, unique: bool = False) -> int | None:
     """The published count for board size ``n`` (fundamental solutions if ``unique``), or None."""
+    from .arguments import require_bool, require_int
+
+    require_int(n, "n", minimum=0)
+    require_bool(unique, "unique")
     if unique:
         return 1 if n == 0 else A002562.get(n)
     return A000170.get(n)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import math
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from itertools import islice
@@ -15,6 +16,9 @@ from ..models.geometry import ModelSize
 from ..symmetry import is_canonical, require_symmetric
 
 __all__ = ["Backend", "ModelSize", "OptionSpec"]
+
+#: The largest value an integer option takes: solver libraries hold them in C ``int``.
+MAX_INT_OPTION = 2**31 - 1
 
 
 @dataclass(frozen=True)
@@ -53,8 +57,12 @@ class OptionSpec:
         if self.choices is not None and converted not in self.choices:
             allowed = ", ".join(map(str, self.choices))
             raise BackendOptionError(f"option {self.name}: unknown value {value!r} (choose from {allowed})")
+        if self.type is float and math.isnan(converted):
+            raise BackendOptionError(f"option {self.name}: must be a number, got {value!r}")
         if self.minimum is not None and converted < self.minimum:
             raise BackendOptionError(f"option {self.name}: must be >= {self.minimum:g}, got {value!r}")
+        if self.type is int and not -MAX_INT_OPTION <= converted <= MAX_INT_OPTION:
+            raise BackendOptionError(f"option {self.name}: must be within +-{MAX_INT_OPTION}, got {value!r}")
         return converted
 
 
@@ -138,6 +146,8 @@ class Backend(ABC):
             raise BackendOptionError(f"instance must be an Instance, not {type(instance).__name__}")
         if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 0):
             raise BackendOptionError(f"limit must be an integer >= 0 or None, got {limit!r}")
+        if not isinstance(unique, bool):
+            raise BackendOptionError(f"unique must be True or False, got {unique!r}")
         if unique:
             require_symmetric(instance)
         if instance.blocked and not self.supports_blocked:

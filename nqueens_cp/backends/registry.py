@@ -15,6 +15,7 @@ import importlib
 import inspect
 from typing import TYPE_CHECKING, Any
 
+from ..arguments import require_str
 from ..errors import BackendOptionError, BackendUnavailableError, UnknownBackendError
 from .base import Backend
 
@@ -114,6 +115,7 @@ def unregister_backend(name: str) -> None:
 
 def backend_class(name: str) -> type[Backend]:
     """The class registered as ``name``; imports its module, but not its solver package."""
+    require_str(name, "backend name")
     if name not in _REGISTRY:  # a built-in name needs no look at the installed packages (start-up time)
         _find_plugins()
         if name in _PLUGINS:
@@ -137,6 +139,7 @@ def create_backend(name: str, **options: Any) -> Backend:
 
 def parse_config(text: str) -> tuple[str, dict[str, str]]:
     """Split ``"sat:encoding=pairwise:solver=glucose4"`` into the name and its raw option strings."""
+    require_str(text, "configuration")
     name, *parts = text.strip().split(":")
     options: dict[str, str] = {}
     for part in parts:

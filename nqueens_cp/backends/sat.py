@@ -8,7 +8,7 @@ come back with other auxiliary values.
 from __future__ import annotations
 
 import importlib.util
-from typing import Iterator
+from typing import Any, Iterator
 
 from ..errors import BackendOptionError
 from ..instance import Instance, Solution
@@ -88,8 +88,19 @@ class SatBackend(Backend):
 
         built = self._build(instance, unique)
         with Solver(name=self.options["solver"], bootstrap_with=built.cnf.clauses) as solver:
-            while solver.solve():
+            while _solve(solver):
                 model = solver.get_model()
                 queens = [lit for lit in model[: len(built.squares)] if lit > 0]
                 yield built.decode(queens)
                 solver.add_clause([-lit for lit in queens])
+
+
+def _solve(solver: Any) -> bool:
+    """``solver.solve()``, with Ctrl-C raised as ``KeyboardInterrupt`` (PySAT's C extension reports
+    it as its own ``pysolvers.error: Caught keyboard interrupt``)."""
+    try:
+        return bool(solver.solve())
+    except Exception as error:
+        if type(error).__name__ == "error" and "keyboard interrupt" in str(error).lower():
+            raise KeyboardInterrupt from None
+        raise

@@ -49,11 +49,19 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status (0 ok, 1 no solution or check failed, 2 bad input)."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    """Run the command line; returns the exit status.
+
+    0 ok; 1 no solution, a check failed, a run failed or ran out of memory; 2 bad input or an
+    output that cannot be written; 130 interrupted. Whatever happens, stderr gets one line, never
+    a traceback: an unexpected exception is reported as an internal error (exit status 1).
+    """
     try:
+        parser = build_parser()
+        args = parser.parse_args(argv)
         status: int = args.run(args)
+        sys.stdout.flush()  # a full disk or a closed pipe shows here, not at interpreter exit
+    except SystemExit as stop:  # argparse: --help, --version, or a usage error already reported
+        return stop.code if isinstance(stop.code, int) else 0 if stop.code is None else 2
     except NQueensError as error:
         sys.stderr.write(f"{PROG}: error: {error}\n")
         return 2
@@ -62,7 +70,28 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         # The reader went away (``| head``): stop quietly, and keep Python from complaining at exit.
+        _silence_stdout()
+        return 0
+    except OSError as error:  # an output the program was asked to write cannot be written
+        _silence_stdout()
+        where = f" ({error.filename})" if error.filename else ""
+        sys.stderr.write(f"{PROG}: error: {error.strerror or error}{where}\n")
+        return 2
+    except MemoryError:
+        sys.stderr.write(f"{PROG}: error: out of memory (try a smaller board or another backend)\n")
+        return 1
+    except Exception as error:  # a bug: still one line, with where it happened
+        from ..harness.worker import describe_exception
+
+        sys.stderr.write(f"{PROG}: internal error: {describe_exception(error)}; please report it\n")
+        return 1
+    return status
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null, so that Python's flush at exit cannot fail again."""
+    try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
-        return 0
-    return status
+    except (OSError, ValueError):
+        pass

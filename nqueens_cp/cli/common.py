@@ -6,7 +6,7 @@ import argparse
 from typing import Any, Callable
 
 from ..errors import InvalidInstanceError
-from ..instance import Instance
+from ..instance import MAX_N, Instance
 
 #: The backend options that have a flag of their own on the solving commands (others go by ``-O``).
 OPTION_FLAGS: dict[str, str] = {
@@ -17,8 +17,8 @@ OPTION_FLAGS: dict[str, str] = {
 }
 
 
-def integer(name: str, minimum: int | None = None) -> Callable[[str], int]:
-    """An argparse type for an integer called ``name`` (in its messages), at least ``minimum``."""
+def integer(name: str, minimum: int | None = None, maximum: int | None = None) -> Callable[[str], int]:
+    """An argparse type for an integer called ``name`` (in its messages), from ``minimum`` to ``maximum``."""
 
     def parse(text: str) -> int:
         try:
@@ -27,6 +27,8 @@ def integer(name: str, minimum: int | None = None) -> Callable[[str], int]:
             raise argparse.ArgumentTypeError(f"{name} must be an integer, got {text!r}") from None
         if minimum is not None and value < minimum:
             raise argparse.ArgumentTypeError(f"{name} must be >= {minimum}, got {value}")
+        if maximum is not None and value > maximum:
+            raise argparse.ArgumentTypeError(f"{name} must be <= {maximum}, got {value}")
         return value
 
     return parse
@@ -47,8 +49,8 @@ def number(name: str) -> Callable[[str], float]:
     return parse
 
 
-#: argparse type for N: an integer >= 0.
-board_size = integer("N", minimum=0)
+#: argparse type for N: an integer from 0 to :data:`~nqueens_cp.instance.MAX_N`.
+board_size = integer("N", minimum=0, maximum=MAX_N)
 
 
 def square(flag: str) -> Callable[[str], tuple[int, int]]:

@@ -13,6 +13,7 @@ import shlex
 import sys
 from typing import Any, Sequence
 
+from ..instance import MAX_N
 from .common import integer, number
 
 #: The default comparison (every backend, the sat encodings side by side): about a minute on 2 cores.
@@ -21,6 +22,9 @@ DEFAULT_REPEAT = 3
 DEFAULT_TIMEOUT = 60.0
 DEFAULT_STORE_LIMIT = 100_000
 DEFAULT_OUT = "nqueens-report"
+#: Bounds that keep a mistyped number from planning more runs than any machine could make.
+MAX_REPEAT = 1000
+MAX_INSTANCES = 10_000
 
 
 def board_sizes(text: str) -> tuple[int, ...]:
@@ -35,6 +39,8 @@ def board_sizes(text: str) -> tuple[int, ...]:
             raise argparse.ArgumentTypeError(f"--n takes sizes like 4-12 or 4,6,8, got {text!r}") from None
         if first < 0 or last < first:
             raise argparse.ArgumentTypeError(f"--n: {part.strip()!r} is not a range of sizes >= 0")
+        if last > MAX_N:
+            raise argparse.ArgumentTypeError(f"--n: sizes must be <= {MAX_N}, got {last}")
         sizes.update(range(first, last + 1))
     return tuple(sorted(sizes))
 
@@ -67,6 +73,19 @@ def compress_sizes(ns: Sequence[int]) -> str:
     return ",".join(parts)
 
 
+def failure_summary(results: Any) -> str:
+    """``sat:encoding=ladder n=5,6 (run); bitboard n=8 (count)``: who failed where, in one line."""
+    where: dict[str, tuple[set[int], set[str]]] = {}
+    for check in results.failures:
+        sizes, names = where.setdefault(check.config or "all configurations", (set(), set()))
+        sizes.add(check.n)
+        names.add(check.name)
+    return "; ".join(
+        f"{config} n={compress_sizes(sorted(sizes))} ({', '.join(sorted(names))})"
+        for config, (sizes, names) in where.items()
+    )
+
+
 def add_parser(subparsers: Any) -> None:
     from ..reports.render import FORMATS
 
@@ -88,10 +107,13 @@ def add_parser(subparsers: Any) -> None:
                         help="comma-separated configurations, NAME[:KEY=VALUE...], e.g. "
                         "backtrack,cpsat,sat:encoding=pairwise (default: every backend, the sat encodings "
                         "pairwise, seqcounter and totalizer side by side)")
-    parser.add_argument("--repeat", type=integer("--repeat", 1), default=DEFAULT_REPEAT, metavar="R",
+    parser.add_argument("--repeat", type=integer("--repeat", 1, MAX_REPEAT), default=DEFAULT_REPEAT, metavar="R",
                         help=f"repetitions of each run (default {DEFAULT_REPEAT})")
     parser.add_argument("--timeout", type=number("--timeout"), default=DEFAULT_TIMEOUT, metavar="S",
                         help=f"seconds each run may take before it is killed (default {DEFAULT_TIMEOUT:g})")
+    parser.add_argument("--memory-limit", type=number("--memory-limit (MB)"), default=None, metavar="MB",
+                        help="resident memory each worker may use; one that grows past it is killed and "
+                        "recorded as oom (out of memory), like a timeout (default: half of this machine's memory)")
     parser.add_argument("--out", default=DEFAULT_OUT, metavar="DIR",
                         help=f"directory for the report and data (default {DEFAULT_OUT})")
     parser.add_argument("--format", choices=FORMATS, default="github", help="report format (default github)")
@@ -116,7 +138,7 @@ def add_parser(subparsers: Any) -> None:
                         "079's results-shiftqueens.tsv, .gz allowed), checked against every configuration")
     parser.add_argument("--preplaced", type=integer("--preplaced", 0), metavar="K",
                         help="with --task complete: queens pre-placed on each random board (0 <= K <= every n)")
-    parser.add_argument("--instances", type=integer("--instances", 1), default=10, metavar="M",
+    parser.add_argument("--instances", type=integer("--instances", 1, MAX_INSTANCES), default=10, metavar="M",
                         help="with --task complete: random boards per n (default 10)")
     parser.add_argument("--seed", type=integer("--seed", 0), default=0, metavar="S",
                         help="with --task complete: seed of the random boards (default 0)")
@@ -175,11 +197,12 @@ def run(args: argparse.Namespace) -> int:
         split_list,
     )
     from ..harness.results import ComparisonResults
-    from ..harness.runner import RunRequest
+    from ..harness.runner import RunRequest, default_memory_limit_mb
     from ..harness.tasks import make_task
     from ..progress import Progress
     from ..reports.files import OutputFiles
 
+    memory_limit = args.memory_limit if args.memory_limit is not None else default_memory_limit_mb()
     if args.unique and args.task != "all":
         from . import UsageError
 
@@ -202,7 +225,8 @@ def run(args: argparse.Namespace) -> int:
 
     command = shlex.join([
         "nqueens-cp", "compare", "--n", compress_sizes(args.n), "--backends", ",".join(labels),
-        "--repeat", str(args.repeat), "--timeout", f"{args.timeout:g}", "--store-limit", str(args.store_limit),
+        "--repeat", str(args.repeat), "--timeout", f"{args.timeout:g}",
+        "--memory-limit", f"{memory_limit:g}", "--store-limit", str(args.store_limit),
         "--baseline", baseline, "--format", args.format, "--out", args.out, "--force",
         *(["--task", args.task] if args.task != "all" else []), *(["--unique"] if args.unique else []),
         *(["--preplaced", str(args.preplaced), "--instances", str(args.instances), "--seed", str(args.seed)]
@@ -214,6 +238,7 @@ def run(args: argparse.Namespace) -> int:
     request = ComparisonRequest(
         task=task, configurations=configurations, ns=args.n, repeat=args.repeat,
         timeout=args.timeout, store_limit=args.store_limit, baseline=baseline, command=command,
+        memory_limit_mb=memory_limit,
     )
     bar: Progress | None = None
 
@@ -223,6 +248,8 @@ def run(args: argparse.Namespace) -> int:
             bar = Progress(sys.stderr, total, unit="run")
         bar.advance_to(done)
         bar.label(f"n={run.instance.n} {run.config.label} rep {run.repetition + 1}")
+
+    warned: list[OSError] = []
 
     def size_done(n: int, partial: ComparisonResults) -> None:
         from ..reports.live import size_line
@@ -238,26 +265,38 @@ def run(args: argparse.Namespace) -> int:
     def checkpoint(partial: ComparisonResults) -> None:
         try:
             outputs.write_data(partial)
-        except OSError as error:  # a checkpoint is a convenience: say so and go on
-            sys.stderr.write(f"nqueens-cp: warning: checkpoint not written: {error}\n")
+        except OSError as error:  # a checkpoint is a convenience: say so (once) and go on
+            if not warned:
+                sys.stderr.write(
+                    f"nqueens-cp: warning: partial results not saved in {outputs.directory} "
+                    f"({error.strerror or error}); going on\n"
+                )
+            warned.append(error)
 
     try:
         results = run_comparison(request, on_progress=progress, on_checkpoint=checkpoint, on_size=size_done)
     finally:
         if bar is not None:
             bar.close()
-    try:
-        text = outputs.write_all(results, args.format)
-    except OSError as error:
-        raise OutputError(f"cannot write the report to {outputs.directory}: {error}") from None
-    sys.stdout.write(text)
+    rendered = outputs.render(results, args.format)
+    sys.stdout.write(rendered[0])  # first: the report is not lost if the files cannot be written
     sys.stdout.flush()
+    try:
+        outputs.write_all(results, args.format, rendered)
+    except OSError as error:
+        raise OutputError(
+            f"cannot write the report to {outputs.directory} ({error.strerror or error}); "
+            "it is on stdout, and the files there are as they were"
+        ) from None
     written = ", ".join(str(p) for p in outputs.all() if p.exists())
     sys.stderr.write(f"nqueens-cp: wrote {written}\n")
     if not results.complete:
         sys.stderr.write(f"nqueens-cp: {results.interruption}: the report is incomplete\n")
         return 130
     if results.failures:
-        sys.stderr.write(f"nqueens-cp: {len(results.failures)} check(s) failed: see the Failures section\n")
+        sys.stderr.write(
+            f"nqueens-cp: {len(results.failures)} check(s) failed ({failure_summary(results)}): "
+            "see the Failures section\n"
+        )
         return 1
     return 0

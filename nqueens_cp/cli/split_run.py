@@ -30,6 +30,8 @@ SPLIT_FLAGS = {
     "batches": "--batches",
     "checkpoint": "--checkpoint",
     "retries": "--retries",
+    "verify": "--verify",
+    "verify_with": "--verify-with",
 }
 
 
@@ -82,6 +84,20 @@ def add_parallel_arguments(parser: argparse.ArgumentParser) -> None:
         help="retry a failing sub-problem up to R times (default 2), then stop with exit status 1 "
         "and no result",
     )
+    group.add_argument(
+        "--verify",
+        action="store_const",
+        const=True,
+        default=None,
+        help="count every sub-problem a second time with another backend or kernel (the compiled "
+        "bitboard with the pure-Python one, any other backend with the compiled bitboard) and fail "
+        "(exit status 1) on any difference; totals with a published count are checked anyway",
+    )
+    group.add_argument(
+        "--verify-with",
+        metavar="CONFIG",
+        help="the configuration --verify counts with, NAME[:KEY=VALUE...] (implies --verify)",
+    )
 
 
 def wants_split(args: argparse.Namespace) -> bool:
@@ -119,6 +135,8 @@ def run_split(args: argparse.Namespace, instance: Instance, options: dict[str, A
         batches=args.batches,
         checkpoint=args.checkpoint,
         max_attempts=(args.retries if args.retries is not None else 2) + 1,
+        verify=bool(args.verify or args.verify_with),
+        verify_with=args.verify_with,
     )
     out = sys.stdout
     # The bar shares the terminal with --all's output only when that goes elsewhere.

@@ -16,6 +16,7 @@ import importlib.util
 import os
 from typing import Callable
 
+from ..arguments import require_instance
 from ..atomic import atomic_write
 from ..errors import BackendOptionError, BackendUnavailableError
 from ..instance import Instance
@@ -67,6 +68,7 @@ def _encoding_source(encoding: str) -> str:
 
 def dimacs_text(instance: Instance, encoding: str = DEFAULT_ENCODING) -> str:
     """The CNF of ``instance`` (``sat`` backend, cardinality ``encoding``) in DIMACS format, with a decoding key."""
+    require_instance(instance)
     check_encoding(encoding)
     _require("pysat", "python-sat")
     built = build_cnf(instance, encoding)
@@ -131,6 +133,7 @@ def _reduced_dimacs_text(instance: Instance, encoding: str, built: QueensCnf) ->
 
 def cpsat_text(instance: Instance) -> str:
     """The ``cpsat`` backend's model of ``instance`` as protobuf text (``CpModelProto``), ``#`` comments first."""
+    require_instance(instance)
     _require("ortools", "ortools")
     from ..models.cpsat import build_cpsat_model
 
@@ -170,6 +173,7 @@ _WRITERS: dict[str, Callable[[Instance], str]] = {
 
 def export_model(instance: Instance, fmt: str, encoding: str | None = None) -> str:
     """The model of ``instance`` in format ``fmt``; ``encoding`` is for ``dimacs`` only."""
+    require_instance(instance)
     if fmt not in FORMAT_SUFFIXES:
         raise BackendOptionError(f"unknown format {fmt!r} (choose from {', '.join(FORMATS)})")
     if fmt == "dimacs":

@@ -38,6 +38,8 @@ class ComparisonRequest:
     baseline: str | None
     command: str
     start_method: str | None = None
+    #: Resident memory each worker may use, in MB, before it is killed and recorded ``oom``.
+    memory_limit_mb: float | None = None
 
 
 #: Called before each run with (runs done so far, runs planned, the run about to start).
@@ -85,12 +87,12 @@ def run_comparison(
 ) -> ComparisonResults:
     """Make every run of ``request``, validate them, and return the results (complete or not)."""
     runner = Runner(request.task, timeout=request.timeout, store_limit=request.store_limit,
-                    start_method=request.start_method)
+                    start_method=request.start_method, memory_limit_mb=request.memory_limit_mb)
     requests = plan(request.task, request.configurations, request.ns, request.repeat)
     settings = Settings(
         ns=tuple(sorted(set(request.ns))), repeat=request.repeat, timeout=request.timeout,
         store_limit=request.store_limit, baseline=request.baseline, start_method=runner.start_method,
-        command=request.command,
+        command=request.command, memory_limit_mb=request.memory_limit_mb,
     )
     environment = collect_environment()
     started_at = now_iso()

@@ -26,7 +26,7 @@ from .tasks import TaskInfo
 SCHEMA_VERSION = 1
 
 #: What became of a run.
-RUN_STATUSES = ("ok", "timeout", "error", "skipped")
+RUN_STATUSES = ("ok", "timeout", "oom", "error", "skipped")
 #: What became of a check.
 PASS, FAIL, NOT_RUN = "pass", "fail", "not run"
 CHECK_STATUSES = (PASS, FAIL, NOT_RUN)
@@ -108,6 +108,8 @@ class Settings:
     start_method: str
     #: A command line that repeats this comparison.
     command: str
+    #: Resident memory each worker may use, in MB (None: not limited; older files).
+    memory_limit_mb: float | None = None
 
 
 @dataclass(frozen=True)

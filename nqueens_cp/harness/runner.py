@@ -1,11 +1,14 @@
 """Running each (configuration, instance, repetition) in its own worker process.
 
 A worker that does not answer within the timeout is killed and the run recorded as
-``timeout``; a worker that raises, calls ``os._exit`` or dies from a signal (a crash inside a
-native solver) is recorded as ``error`` with the reason; either way the next run goes on. Once
+``timeout``; a worker whose resident memory grows past the memory limit (watched every
+:data:`MEMORY_POLL` seconds, with an address-space ``RLIMIT_AS`` backstop against a sudden huge
+allocation) is killed and recorded as ``oom`` (out of memory); a worker that raises, calls
+``os._exit`` or dies from a signal (a crash inside a native solver) is recorded as ``error`` with the reason; either way the next run goes on. Once
 a configuration timed out at some board size, its remaining repetitions there and every larger
-board size are recorded as ``skipped`` without running; so are those after a run the backend refused
-up front (``ModelTooLargeError``: a model over the memory budget, a search that cannot reach n).
+board size are recorded as ``skipped`` without running; the same after running out of memory,
+and after a run the backend refused up front (``ModelTooLargeError``: a model over the memory
+budget, a search that cannot reach n).
 
 Start method: on Linux workers are *forked*, which is fast (no re-import per run) and means a
 backend registered at run time (``register_backend`` in a test) is visible in the worker as it
@@ -20,6 +23,7 @@ import os
 import signal
 import sys
 import threading
+import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Sequence
@@ -32,6 +36,31 @@ from .worker import WorkerJob, WorkerReport, worker_main
 
 #: Seconds a worker gets to exit after it reported, before it is killed.
 EXIT_GRACE = 5.0
+#: Seconds between two looks at a worker's resident memory.
+MEMORY_POLL = 0.05
+#: Statuses after which a configuration is skipped at larger board sizes.
+GAVE_UP = {"timeout": "timed out", "oom": "out of memory", "skipped": "refused"}
+
+
+def default_memory_limit_mb() -> int:
+    """Half of this machine's physical memory, in MB (4096 where it cannot be read)."""
+    try:
+        total = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):  # pragma: no cover - not on Linux
+        return 4096
+    return max(256, int(total // 2 // 2**20))
+
+
+def resident_kb(pid: int) -> int | None:
+    """The resident set size of process ``pid`` in KiB (None where ``/proc`` cannot tell)."""
+    try:
+        with open(f"/proc/{pid}/status", encoding="ascii", errors="replace") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
 
 
 #: Signals that stop a comparison; held back while a worker is being started.
@@ -94,10 +123,17 @@ class Runner:
     """Runs single runs of one task in worker processes."""
 
     def __init__(
-        self, task: Task, *, timeout: float, store_limit: int, start_method: str | None = None
+        self,
+        task: Task,
+        *,
+        timeout: float,
+        store_limit: int,
+        start_method: str | None = None,
+        memory_limit_mb: float | None = None,
     ) -> None:
         self.task = task
         self.timeout = timeout
+        self.memory_limit_mb = memory_limit_mb
         self.store_limit = store_limit
         self.start_method = start_method or default_start_method()
         self._context: Any = multiprocessing.get_context(self.start_method)
@@ -116,13 +152,19 @@ class Runner:
 
         job = WorkerJob(config.backend_class(), config.options, self.task, instance, self.store_limit)
         receiver, sender = self._context.Pipe(duplex=False)
-        process = self._context.Process(target=worker_main, args=(sender, job, os.getpid()), daemon=True)
+        limit = None if self.memory_limit_mb is None else int(self.memory_limit_mb * 2**20)
+        process = self._context.Process(
+            target=worker_main, args=(sender, job, os.getpid(), limit), daemon=True
+        )
         grace = 0.0  # how long the worker may take to exit by itself once we are done with it
         try:
             with _stop_signals_blocked():
                 process.start()  # a Ctrl-C now waits until the worker is known, so it can be killed
             sender.close()  # the parent's copy: the worker's end alone keeps the pipe open
-            if not receiver.poll(self.timeout):
+            over = self._wait(receiver, process.pid)
+            if over is not None:
+                return RunResult(record("oom", over), instance)
+            if not receiver.poll(0):
                 return RunResult(record("timeout", f"no answer within {self.timeout:g} s; worker killed"), instance)
             grace = EXIT_GRACE
             try:
@@ -130,6 +172,8 @@ class Runner:
             except (EOFError, OSError):
                 process.join(EXIT_GRACE)
                 return RunResult(record("error", _death_reason(process.exitcode)), instance)
+            if kind == "oom":
+                return RunResult(record("oom", f"out of memory: {payload}"), instance)
             if kind == "refused":
                 return RunResult(record("skipped", f"refused: {payload}"), instance)
             if kind != "ok":
@@ -154,6 +198,24 @@ class Runner:
                     process.kill()
                     process.join()
 
+    def _wait(self, receiver: Any, pid: int | None) -> str | None:
+        """Wait for the worker's answer until the timeout; the reason if it went over the memory limit."""
+        if self.memory_limit_mb is None or pid is None:
+            receiver.poll(self.timeout)
+            return None
+        limit_kb = self.memory_limit_mb * 1024
+        deadline = time.monotonic() + self.timeout
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or receiver.poll(min(remaining, MEMORY_POLL)):
+                return None
+            rss = resident_kb(pid)
+            if rss is not None and rss > limit_kb:
+                return (
+                    f"out of memory: the worker's resident memory reached {rss / 1024:.0f} MB, over the "
+                    f"limit of {self.memory_limit_mb:g} MB; worker killed"
+                )
+
 def plan(
     task: Task, configurations: Sequence[Configuration], ns: Sequence[int], repeat: int
 ) -> list[RunRequest]:
@@ -177,19 +239,21 @@ def run_plan(
     *,
     on_start: Callable[[int, RunRequest], None] | None = None,
 ) -> Iterator[RunResult]:
-    """Run ``requests`` in order, yielding each result; after a configuration's first timeout or
-    refusal, skip its other repetitions of that instance and, when the task says so, every larger board."""
-    # configuration label -> the instance it timed out on, or that its backend refused
-    timed_out: dict[str, Instance] = {}
+    """Run ``requests`` in order, yielding each result; after a configuration's first timeout,
+    out-of-memory or refusal, skip its other repetitions of that instance and, when the task says so,
+    every larger board."""
+    # configuration label -> the instance it timed out on (ran out of memory, was refused), and which
+    timed_out: dict[str, tuple[Instance, str]] = {}
     for index, request in enumerate(requests):
         label, instance = request.config.label, request.instance
-        failed = timed_out.get(label)
-        larger = failed is not None and runner.task.skip_larger_after_timeout and instance.n > failed.n
-        if failed is not None and (larger or instance == failed):
+        gave_up = timed_out.get(label)
+        larger = gave_up is not None and runner.task.skip_larger_after_timeout and instance.n > gave_up[0].n
+        if gave_up is not None and (larger or instance == gave_up[0]):
+            failed = gave_up[0]
             yield RunResult(
                 RunRecord(
                     config=label, n=instance.n, repetition=request.repetition, status="skipped",
-                    reason=f"timed out or refused at {runner.task.source(failed) or failed}", fixed=instance.fixed,
+                    reason=f"{GAVE_UP[gave_up[1]]} at {runner.task.source(failed) or failed}", fixed=instance.fixed,
                     expected=runner.task.expected_count(request.instance), source=runner.task.source(instance),
                 ),
                 instance,
@@ -198,6 +262,6 @@ def run_plan(
         if on_start is not None:
             on_start(index, request)
         result = runner.run(request)
-        if result.record.status in ("timeout", "skipped"):
-            timed_out[label] = instance
+        if result.record.status in GAVE_UP:
+            timed_out[label] = (instance, result.record.status)
         yield result

@@ -84,6 +84,8 @@ def validate_instance(task: Task, instance: Instance, results: Sequence[RunResul
             add("run", FAIL, run.config, f"run failed: {run.reason}", run.repetition)
         elif run.status == "timeout":
             add("run", NOT_RUN, run.config, f"timed out ({run.reason}): not checked", run.repetition)
+        elif run.status == "oom":
+            add("run", NOT_RUN, run.config, f"{run.reason}: not checked", run.repetition)
         elif run.status == "skipped":
             add("run", NOT_RUN, run.config, f"skipped ({run.reason}): not checked", run.repetition)
 

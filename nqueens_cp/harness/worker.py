@@ -192,12 +192,32 @@ def _die_with_parent(parent: int) -> None:
         os._exit(1)
 
 
-def worker_main(connection: Any, job: WorkerJob, parent: int | None = None) -> None:
+def _limit_address_space(limit_bytes: int) -> None:
+    """A backstop ``RLIMIT_AS`` of twice ``limit_bytes`` plus 1 GiB (address space is not memory:
+    solver libraries reserve much more than they touch; the parent watches the resident size)."""
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - not on Unix
+        return
+    backstop = 2 * limit_bytes + 2**30
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    if hard != resource.RLIM_INFINITY:
+        backstop = min(backstop, hard)
+    if soft == resource.RLIM_INFINITY or soft > backstop:
+        resource.setrlimit(resource.RLIMIT_AS, (backstop, hard))
+
+
+def worker_main(
+    connection: Any, job: WorkerJob, parent: int | None = None, memory_limit: int | None = None
+) -> None:
     """Entry point of a worker process: run ``job``, send ``("ok", report)``, ``("refused", reason)``
-    (the backend declined the instance up front: too large a model, a search that cannot reach it)
-    or ``("error", reason)``."""
+    (the backend declined the instance up front: too large a model, a search that cannot reach it),
+    ``("oom", reason)`` (a ``MemoryError`` under the address-space backstop of ``memory_limit``
+    bytes) or ``("error", reason)``."""
     if parent is not None:
         _die_with_parent(parent)
+    if memory_limit is not None:
+        _limit_address_space(memory_limit)
     # Ctrl-C goes to the whole process group: the parent decides, the worker ignores it.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
@@ -206,6 +226,8 @@ def worker_main(connection: Any, job: WorkerJob, parent: int | None = None) -> N
         message: tuple[str, Any] = ("ok", execute(job))
     except ModelTooLargeError as error:
         message = ("refused", str(error))
+    except MemoryError as error:
+        message = ("oom", describe_exception(error))
     except BaseException as error:
         message = ("error", describe_exception(error))
     try:

@@ -40,6 +40,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Sequence
 
+from ..arguments import require_bool, require_instance
 from ..errors import BackendOptionError
 from ..instance import Instance, Solution
 from ..symmetry import require_symmetric
@@ -113,6 +114,8 @@ def check_encoding(encoding: str) -> None:
 
 def build_cnf(instance: Instance, encoding: str = DEFAULT_ENCODING, unique: bool = False) -> QueensCnf:
     """The CNF of ``instance`` with cardinality ``encoding``; ``unique`` adds the lex-leader clauses."""
+    require_instance(instance)
+    require_bool(unique, "unique")
     check_encoding(encoding)
     from pysat.formula import CNF, IDPool
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, Mapping, cast
 
+from ..arguments import require_bool, require_instance
 from ..instance import Instance
 from ..symmetry import require_symmetric
 from .geometry import ModelSize, lines
@@ -115,6 +116,8 @@ class CpSatModel:
 
 def build_cpsat_model(instance: Instance, unique: bool = False) -> CpSatModel:
     """The three-AllDifferent model of ``instance``; ``unique`` adds the lex-leader constraints."""
+    require_instance(instance)
+    require_bool(unique, "unique")
     from ortools.sat.python import cp_model
 
     if uses_reduction(instance):
@@ -144,6 +147,8 @@ def build_cpsat_boolean_model(instance: Instance, unique: bool = False) -> CpSat
     With ``unique``, integer row variables ``q[r] == sum(c * x[r][c])`` are added so that the
     same lex-leader constraints as in the AllDifferent model apply.
     """
+    require_instance(instance)
+    require_bool(unique, "unique")
     from ortools.sat.python import cp_model
 
     if uses_reduction(instance):

@@ -8,6 +8,7 @@ function returns the whole file, deterministically.
 
 from __future__ import annotations
 
+from ..arguments import require_instance
 from ..instance import Instance
 from .geometry import lines as board_lines
 from .geometry import square_variable
@@ -28,6 +29,7 @@ def blocked_text(instance: Instance) -> str:
 
 def minizinc_text(instance: Instance) -> str:
     """A self-contained MiniZinc model of ``instance``: the instance data first, then the model."""
+    require_instance(instance)
     if uses_reduction(instance):
         return _reduced_minizinc_text(instance)
     n = instance.n
@@ -76,6 +78,7 @@ def opb_text(instance: Instance) -> str:
     Rows are ``= 1``; columns and diagonals of length >= 2 are "at most one", written in the
     competition's ``>=`` form as ``-x_a -x_b ... >= -1``; pre-placed queens are ``+1 x = 1``.
     """
+    require_instance(instance)
     if uses_reduction(instance):
         return _reduced_opb_text(instance)
     n = instance.n

@@ -8,17 +8,27 @@ A checkpoint file has two tables:
   the number of sub-problems. Opening a file made for any other run raises
   :class:`~nqueens_cp.errors.CheckpointError`.
 * ``results``: one row per finished sub-problem (index, prefix, count, the zlib-compressed packed
-  solutions for ``--all``, seconds, worker). ``index`` is the primary key, so a sub-problem can
-  never be recorded twice.
+  solutions for ``--all``, seconds, worker, checksum). ``index`` is the primary key, so a
+  sub-problem can never be recorded twice.
+
+Each row carries a checksum (SHA-256) of its content and of the run header. When a file is
+opened, a row that fails it (edited by hand, damaged on disk, written for another header) is
+deleted and listed in :attr:`CheckpointStore.rejected`, so the run computes that sub-problem
+again instead of trusting it.
 
 Each result is committed in its own transaction as it arrives (WAL journal), so a run killed at
 any moment, ``kill -9`` included, loses at most the sub-problems that were still running; only
-the process that owns the run writes to the file. One run per file at a time.
+the process that owns the run writes to the file. One run per file at a time: the store holds an
+exclusive ``flock`` on the file while it is open, and a second run is refused with
+:class:`~nqueens_cp.errors.CheckpointLockedError`.
 """
 
 from __future__ import annotations
 
+import fcntl
+import hashlib
 import json
+import os
 import sqlite3
 import zlib
 from abc import ABC, abstractmethod
@@ -26,12 +36,12 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, Iterator, Mapping
 
-from ..errors import CheckpointError
+from ..errors import CheckpointError, CheckpointLockedError
 from .split import SubProblem
 from .tasks import SubResult
 
 #: Bumped when the file layout changes; files of another version are refused.
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 
 
 class ResultStore(ABC):
@@ -91,14 +101,48 @@ CREATE TABLE IF NOT EXISTS results (
     solutions BLOB,
     seconds REAL NOT NULL,
     worker TEXT NOT NULL,
+    checksum TEXT NOT NULL,
     finished TEXT NOT NULL DEFAULT (datetime('now'))
 );
 """
 
 
+def header_digest(header: Mapping[str, Any]) -> str:
+    """SHA-256 of a run header in canonical JSON (sorted keys): what each row's checksum is bound to."""
+    canonical = json.dumps(json.loads(json.dumps(header)), sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def row_checksum(
+    header: str, index: int, prefix: str, count: int, blob: bytes | None, seconds: float, worker: str
+) -> str:
+    """SHA-256 of one results row's content and the run's :func:`header_digest` ``header``."""
+    solutions = "none" if blob is None else hashlib.sha256(blob).hexdigest()
+    text = "\x1f".join([header, str(index), prefix, str(count), solutions, repr(float(seconds)), worker])
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _lock(path: Path) -> int:
+    """An exclusive ``flock`` on ``path`` (created if missing), as an open descriptor; refused if held."""
+    try:
+        descriptor = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
+    except OSError as error:
+        raise CheckpointError(f"cannot open checkpoint {path}: {error.strerror or error}") from None
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(descriptor)
+        raise CheckpointLockedError(
+            f"checkpoint {path} is locked: another run is using it (wait for it to finish, or use another file)"
+        ) from None
+    return descriptor
+
+
 def read_header(path: str | Path) -> dict[str, Any] | None:
     """The ``run`` header of an existing checkpoint file, or None when there is no such file yet."""
     path = Path(path)
+    if path.is_dir():
+        raise CheckpointError(f"checkpoint {path} is a directory")
     if not path.exists() or path.stat().st_size == 0:
         return None
     try:
@@ -116,27 +160,53 @@ class CheckpointStore(ResultStore):
     """Results committed to the SQLite file ``path`` one by one, for a run described by ``header``.
 
     A new (or empty) file is initialised with ``header``; an existing one must carry exactly the
-    same header, or :class:`~nqueens_cp.errors.CheckpointError` is raised.
+    same header, or :class:`~nqueens_cp.errors.CheckpointError` is raised. The file is locked
+    while the store is open (:class:`~nqueens_cp.errors.CheckpointLockedError` if another store
+    holds it). Rows failing their checksum are deleted on opening; their indices and prefixes
+    are in :attr:`rejected`.
     """
 
     def __init__(self, path: str | Path, header: Mapping[str, Any]) -> None:
         self.path = Path(path)
         self.header = {"format": FORMAT_VERSION, **header}
+        self._digest = header_digest(self.header)
+        self.rejected: list[tuple[int, str]] = []
+        self._lock = _lock(self.path)
         try:
             self._db = sqlite3.connect(self.path, isolation_level=None, timeout=30)
         except sqlite3.Error as error:
+            os.close(self._lock)
             raise CheckpointError(f"cannot open checkpoint {self.path}: {error}") from None
         try:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")
             self._db.executescript(_SCHEMA)
             self._check_header()
+            self.rejected = self._reject_bad_rows()
+        except sqlite3.OperationalError as error:  # disk full, read-only, I/O error
+            self.close()
+            raise CheckpointError(f"cannot use checkpoint {self.path} ({error})") from None
         except sqlite3.DatabaseError as error:
-            self._db.close()
+            self.close()
             raise CheckpointError(f"{self.path} is not an nqueens-cp checkpoint ({error})") from None
         except CheckpointError:
-            self._db.close()
+            self.close()
             raise
+
+    def _reject_bad_rows(self) -> list[tuple[int, str]]:
+        """Delete every row whose checksum fails; return their ``(index, prefix)``."""
+        bad = [
+            (index, prefix)
+            for index, prefix, count, blob, seconds, worker, checksum in self._db.execute(
+                "SELECT idx, prefix, count, solutions, seconds, worker, checksum FROM results"
+            )
+            if not isinstance(count, int)
+            or checksum != row_checksum(self._digest, index, str(prefix), count, blob, seconds, str(worker))
+        ]
+        if bad:
+            with self._db:
+                self._db.executemany("DELETE FROM results WHERE idx = ?", [(index,) for index, _ in bad])
+        return bad
 
     def _check_header(self) -> None:
         stored = {key: json.loads(value) for key, value in self._db.execute("SELECT key, value FROM run")}
@@ -168,35 +238,66 @@ class CheckpointStore(ResultStore):
 
     def record(self, subproblem: SubProblem, result: SubResult) -> None:
         blob = zlib.compress(result.packed) if result.packed is not None else None
+        prefix = ",".join(map(str, subproblem.prefix))
+        checksum = row_checksum(
+            self._digest, result.index, prefix, result.count, blob, result.seconds, result.worker
+        )
         try:
             with self._db:  # one transaction, committed before the next result is looked at
                 self._db.execute(
-                    "INSERT INTO results (idx, prefix, count, solutions, seconds, worker) VALUES (?, ?, ?, ?, ?, ?)",
-                    (
-                        result.index,
-                        ",".join(map(str, subproblem.prefix)),
-                        result.count,
-                        blob,
-                        result.seconds,
-                        result.worker,
-                    ),
+                    "INSERT INTO results (idx, prefix, count, solutions, seconds, worker, checksum) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (result.index, prefix, result.count, blob, result.seconds, result.worker, checksum),
                 )
         except sqlite3.IntegrityError:
             raise CheckpointError(
                 f"sub-problem {subproblem.label()} is already in {self.path}: is another run using it?"
             ) from None
+        except sqlite3.OperationalError as error:  # disk full, file system turned read-only, ...
+            raise CheckpointError(
+                f"cannot write to checkpoint {self.path} ({error}); the sub-problems committed before "
+                "are kept: run the same command again once it is writable"
+            ) from None
 
     def results(self) -> Iterator[SubResult]:
         # One query per row: only one sub-problem's solutions are in memory at a time.
         for index in sorted(self.done()):
-            count, blob, seconds, worker = self._db.execute(
-                "SELECT count, solutions, seconds, worker FROM results WHERE idx = ?", (index,)
+            prefix, count, blob, seconds, worker, checksum = self._db.execute(
+                "SELECT prefix, count, solutions, seconds, worker, checksum FROM results WHERE idx = ?", (index,)
             ).fetchone()
-            packed = zlib.decompress(blob) if blob is not None else None
+            self._check_row(index, prefix, count, blob, seconds, worker, checksum)
+            try:
+                packed = zlib.decompress(blob) if blob is not None else None
+            except zlib.error as error:
+                raise CheckpointError(f"{self.path}: sub-problem #{index}'s solutions are damaged ({error})") from None
             yield SubResult(index=index, count=count, packed=packed, seconds=seconds, worker=worker)
 
     def counts(self) -> Iterator[tuple[int, int]]:
-        return iter(self._db.execute("SELECT idx, count FROM results ORDER BY idx").fetchall())
+        rows = self._db.execute(
+            "SELECT idx, prefix, count, solutions, seconds, worker, checksum FROM results ORDER BY idx"
+        ).fetchall()
+        for row in rows:
+            self._check_row(*row)
+        return iter([(row[0], row[2]) for row in rows])
+
+    def forget(self, indices: list[int]) -> None:
+        """Delete the rows of ``indices`` (results found wrong), so that a later run computes them anew."""
+        with self._db:
+            self._db.executemany("DELETE FROM results WHERE idx = ?", [(index,) for index in indices])
+
+    def _check_row(
+        self, index: int, prefix: str, count: int, blob: bytes | None, seconds: float, worker: str, checksum: str
+    ) -> None:
+        """Rows were checked on opening; one that changed since (another writer) stops the run."""
+        if checksum != row_checksum(self._digest, index, prefix, count, blob, seconds, worker):
+            raise CheckpointError(
+                f"{self.path}: the row of sub-problem #{index} changed while this run was using the file"
+            )
 
     def close(self) -> None:
-        self._db.close()
+        db = getattr(self, "_db", None)
+        if db is not None:
+            db.close()
+        if self._lock >= 0:
+            os.close(self._lock)  # releases the flock
+            self._lock = -1

@@ -30,6 +30,9 @@ from typing import Any, Iterator
 from ..errors import NQueensError
 from .tasks import SubResult, SubTask, solve_subproblem
 
+#: The error of every task in flight when a local worker process died (which one killed it is unknown).
+WORKER_DIED = "a worker process died while this sub-problem was running"
+
 #: The executor names ``--executor`` accepts.
 EXECUTOR_NAMES: tuple[str, ...] = ("inline", "processes", "dask")
 
@@ -203,7 +206,7 @@ class ProcessPoolTaskExecutor(TaskExecutor):
                     yield Outcome(task, future.result())
                 elif isinstance(error, BrokenProcessPool):
                     broken = True
-                    yield Outcome(task, None, "a worker process died while this sub-problem was running")
+                    yield Outcome(task, None, WORKER_DIED)
                 else:
                     yield Outcome(task, None, _describe(error))
             if broken:
@@ -212,7 +215,7 @@ class ProcessPoolTaskExecutor(TaskExecutor):
                     try:
                         result = future.result()
                     except BrokenProcessPool:
-                        yield Outcome(task, None, "a worker process died while this sub-problem was running")
+                        yield Outcome(task, None, WORKER_DIED)
                     except Exception as error:
                         yield Outcome(task, None, _describe(error))
                     else:
@@ -265,6 +268,7 @@ class DaskExecutor(TaskExecutor):
                     processes=True,
                     dashboard_address=None,
                     silence_logs=50,
+                    preload=["nqueens_cp.parallel.dask_preload"],  # Ctrl-C: no worker tracebacks
                 )
                 self._client: Any = distributed.Client(self._cluster)
                 self.description = f"Dask local cluster ({workers} worker processes)"
@@ -274,7 +278,7 @@ class DaskExecutor(TaskExecutor):
         except NQueensError:
             self.close()
             raise
-        except (OSError, TimeoutError) as error:
+        except (OSError, TimeoutError, ValueError) as error:  # ValueError: a malformed address
             self.close()
             raise NQueensError(f"cannot reach the Dask scheduler {scheduler}: {_describe(error)}") from None
         self._as_completed = distributed.as_completed

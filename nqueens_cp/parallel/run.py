@@ -16,22 +16,34 @@ A sub-problem whose attempt fails (the backend raises, or its worker process die
 and tried again, up to ``max_attempts`` attempts in all; then the run stops with
 :class:`~nqueens_cp.errors.SubProblemError`. Results committed to a checkpoint stay there, so the
 same command run again retries only what is missing.
+
+Counts that cannot be silently wrong: a checkpoint row that fails its checksum is computed again
+(and said so through ``notify``); a finished total of an instance without pre-placed queens is
+checked against OEIS (A000170, or A002562 with ``unique``) where known, and a mismatch raises
+:class:`~nqueens_cp.errors.WrongCountError` naming the sub-problems whose counts a second backend
+does not confirm; with ``verify`` every sub-problem is counted by two different backends (or
+kernels) as it runs, and any difference raises the same error.
 """
 
 from __future__ import annotations
 
+import itertools
+import os
 import time
 from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, TextIO
 
-from ..backends.registry import create_backend
-from ..errors import CheckpointError, NQueensError, SubProblemError
+from ..arguments import require_bool, require_instance, require_int, require_mapping, require_str
+from ..backends.base import Backend
+from ..backends.registry import create_backend, parse_config
+from ..errors import CheckpointError, InvalidArgumentError, NQueensError, SubProblemError, WrongCountError
 from ..instance import Instance, Solution
+from ..oeis import A000170, A002562
 from ..progress import Progress
 from .checkpoint import CheckpointStore, MemoryStore, ResultStore, read_header
-from .executors import EXECUTOR_NAMES, TaskExecutor, make_executor
+from .executors import EXECUTOR_NAMES, WORKER_DIED, Outcome, TaskExecutor, make_executor
 from .split import (
     SplitPlan,
     SubProblem,
@@ -59,6 +71,9 @@ class ParallelConfig:
     and resume from. ``max_attempts``: tries per sub-problem before the run fails. ``symmetry``:
     use the first-row mirror where exact. ``batches``: for a count split into batches of start
     constellations, how many (None: the checkpoint's when resuming, else 16 per worker).
+    ``verify``: count every sub-problem a second time with ``verify_with`` (a configuration such
+    as ``"bitboard:kernel=python"``; None picks another backend or kernel, see
+    :func:`cross_check_config`) and fail on any difference (a verified count splits by rows).
     """
 
     workers: int = 1
@@ -69,6 +84,22 @@ class ParallelConfig:
     max_attempts: int = 3
     symmetry: bool = True
     batches: int | None = None
+    verify: bool = False
+    verify_with: str | None = None
+
+    def __post_init__(self) -> None:
+        """Wrong types or values raise :class:`~nqueens_cp.errors.InvalidArgumentError` naming the field."""
+        require_int(self.workers, "ParallelConfig.workers", minimum=1)
+        require_str(self.executor, "ParallelConfig.executor", optional=True)
+        require_str(self.scheduler, "ParallelConfig.scheduler", optional=True)
+        require_int(self.split_depth, "ParallelConfig.split_depth", minimum=0, optional=True)
+        if self.checkpoint is not None and not isinstance(self.checkpoint, (str, os.PathLike)):
+            raise InvalidArgumentError(f"ParallelConfig.checkpoint must be a path or None, got {self.checkpoint!r}")
+        require_int(self.max_attempts, "ParallelConfig.max_attempts", minimum=1)
+        require_bool(self.symmetry, "ParallelConfig.symmetry")
+        require_bool(self.verify, "ParallelConfig.verify")
+        require_str(self.verify_with, "ParallelConfig.verify_with", optional=True)
+        require_int(self.batches, "ParallelConfig.batches", minimum=1, optional=True)
 
     def executor_name(self) -> str:
         """The executor this configuration runs on."""
@@ -77,6 +108,46 @@ class ParallelConfig:
         if self.scheduler is not None:
             return "dask"
         return "processes" if self.workers > 1 else "inline"
+
+
+#: Local worker processes allowed per core: more only adds processes fighting for the cores.
+MAX_WORKERS_PER_CORE = 8
+
+
+def _check_local_workers(config: ParallelConfig) -> None:
+    """Refuse a local pool or cluster of far more processes than this machine has cores."""
+    if config.executor_name() == "inline" or config.scheduler is not None:
+        return
+    limit = MAX_WORKERS_PER_CORE * (os.cpu_count() or 1)
+    if config.workers > limit:
+        raise NQueensError(
+            f"--workers {config.workers}: at most {limit} local worker processes on this machine "
+            f"({MAX_WORKERS_PER_CORE} per core); use a Dask cluster (--scheduler) for more"
+        )
+
+
+def _one_by_one(tasks: deque[SubTask]) -> Iterator[Outcome]:
+    """The outcomes of ``tasks`` (filled while the run's own executor works), each run alone in a
+    one-process pool: a worker that dies now was killed by that task, and by no other."""
+    if tasks:
+        with make_executor("processes", workers=1) as single:
+            yield from single.outcomes(tasks)
+
+
+def cross_check_config(backend: Backend) -> str:
+    """The configuration that checks ``backend``'s counts: another kernel or another backend.
+
+    The compiled bitboard is checked by the pure-Python bitboard search and vice versa; every
+    other backend by the compiled bitboard (fast, and a different method from all of them).
+    """
+    if backend.name == "bitboard":
+        return "bitboard" if backend.options.get("kernel") == "python" else "bitboard:kernel=python"
+    return "bitboard"
+
+
+def configuration_label(backend: Backend) -> str:
+    """``name:key=value...`` with every option given to the backend (its defaults included)."""
+    return ":".join([backend.name, *(f"{key}={value}" for key, value in sorted(backend.options.items()))])
 
 
 @dataclass(frozen=True)
@@ -129,9 +200,14 @@ class SplitRun:
         progress: TextIO | None = None,
         executor: TaskExecutor | None = None,
     ) -> None:
-        self.instance = instance
-        self.backend_name = backend
+        self.instance = require_instance(instance)
+        self.backend_name = require_str(backend, "backend")
+        options = require_mapping(options, "options")
+        if config is not None and not isinstance(config, ParallelConfig):
+            raise InvalidArgumentError(f"config must be a ParallelConfig, got {config!r}")
         self.config = config if config is not None else ParallelConfig()
+        require_bool(enumerate, "enumerate")
+        require_bool(unique, "unique")
         self.enumerate = enumerate
         self.unique = unique
         self.notify = notify
@@ -154,6 +230,8 @@ class SplitRun:
             raise NQueensError(f"the number of constellation batches must be >= 1, got {self.config.batches}")
         if self.config.split_depth is not None and self.config.split_depth < 0:
             raise NQueensError(f"split depth must be >= 0, got {self.config.split_depth}")
+        _check_local_workers(self.config)
+        self._checker = self._cross_checker()
         self.plan: SplitPlan | None = None
         self.resumed = 0
 
@@ -174,7 +252,33 @@ class SplitRun:
             "symmetric": plan.symmetric,
             "task": self.task_name,
             "subproblems": len(plan),
+            **({"verify": configuration_label(self._checker)} if self.config.verify else {}),
         }
+
+    def _cross_checker(self) -> Backend:
+        """The backend that counts sub-problems a second time (``verify``, or a count off OEIS)."""
+        text = self.config.verify_with or cross_check_config(self._backend)
+        name, options = parse_config(text)
+        checker = create_backend(name, **options)
+        if self.config.verify and configuration_label(checker) == configuration_label(self._backend):
+            raise NQueensError(
+                f"verify: {text} is the backend being checked; give another backend or kernel"
+            )
+        return checker
+
+    def _is_check(self, task: SubTask) -> bool:
+        """Whether ``task`` is a ``verify`` count (rather than the run's own task)."""
+        return (task.backend, task.options) == (type(self._checker), tuple(sorted(self._checker.options.items())))
+
+    def _check_task(self, sub: SubProblem) -> SubTask:
+        return SubTask(
+            index=sub.index,
+            instance=sub.instance,
+            backend=type(self._checker),
+            options=tuple(sorted(self._checker.options.items())),
+            unique=self.unique,
+            batch=(sub.index, sub.batches) if sub.batches else None,
+        )
 
     def _counts_constellations(self) -> bool:
         """Whether this run splits into batches of start constellations (see :mod:`.split`):
@@ -183,6 +287,8 @@ class SplitRun:
         from ..searches.constellations import MIN_N
 
         if self.enumerate or self.instance.fixed or self.instance.n < MIN_N or not self.config.symmetry:
+            return False
+        if self.config.verify:
             return False
         if self.config.split_depth is not None:
             return False
@@ -239,19 +345,24 @@ class SplitRun:
 
     def _tasks(self, plan: SplitPlan, done: set[int]) -> deque[SubTask]:
         options = tuple(sorted(self._backend.options.items()))
-        return deque(
-            SubTask(
-                index=sub.index,
-                instance=sub.instance,
-                backend=type(self._backend),
-                options=options,
-                enumerate=self.enumerate,
-                unique=self.unique,
-                batch=(sub.index, sub.batches) if sub.batches else None,
+        tasks: deque[SubTask] = deque()
+        for sub in plan.subproblems:
+            if sub.index in done:
+                continue
+            tasks.append(
+                SubTask(
+                    index=sub.index,
+                    instance=sub.instance,
+                    backend=type(self._backend),
+                    options=options,
+                    enumerate=self.enumerate,
+                    unique=self.unique,
+                    batch=(sub.index, sub.batches) if sub.batches else None,
+                )
             )
-            for sub in plan.subproblems
-            if sub.index not in done
-        )
+            if self.config.verify:
+                tasks.append(self._check_task(sub))
+        return tasks
 
     def _solved(self, sub: SubProblem, result: SubResult, from_checkpoint: bool) -> SolvedSubProblem:
         if result.index != sub.index:
@@ -272,6 +383,7 @@ class SplitRun:
             self.plan = plan
             store = self._open_store(plan)
             by_index = {sub.index: sub for sub in plan.subproblems}
+            self._report_rejected(store, by_index)
             done = store.done()
             self.resumed = len(done)
             if self.enumerate:
@@ -287,22 +399,31 @@ class SplitRun:
             if executor is None:
                 executor = self._make_executor()
             bar = Progress(self.progress, len(plan), done=len(done), unit="sub-problem")
-            attempts: dict[int, int] = {}
-            for outcome in executor.outcomes(queue):
+            attempts: dict[tuple[int, bool], int] = {}
+            failed: list[str] = []
+            unconfirmed: dict[int, SubResult] = {}  # verify: the first of the two counts to arrive
+            alone: deque[SubTask] = deque()  # given up while others ran beside it: one try alone
+            for outcome in itertools.chain(executor.outcomes(queue), _one_by_one(alone)):
                 sub = by_index[outcome.task.index]
                 if outcome.result is None:
-                    tries = attempts[sub.index] = attempts.get(sub.index, 0) + 1
+                    key = (sub.index, self.config.verify and self._is_check(outcome.task))
+                    tries = attempts[key] = attempts.get(key, 0) + 1
+                    if tries == self.config.max_attempts and outcome.error == WORKER_DIED and executor.capacity > 1:
+                        # It may only have shared the pool with the sub-problem that crashed it.
+                        alone.append(outcome.task)
+                        if self.notify is not None:
+                            with bar.paused():
+                                self.notify(f"sub-problem {sub.label()}: {WORKER_DIED} {tries} time(s); "
+                                            "trying it once more, alone, after the others")
+                        continue
                     if tries >= self.config.max_attempts:
-                        kept = (
-                            f"; the {len(store.done())} finished sub-problems are kept in "
-                            f"{self.config.checkpoint}, run the same command again to retry the rest"
-                            if self.config.checkpoint is not None
-                            else ""
-                        )
-                        raise SubProblemError(
-                            f"sub-problem {sub.label()} of {self.instance} failed {tries} time(s), "
-                            f"last: {outcome.error}; no result reported{kept}"
-                        )
+                        # Given up; the others go on (and are kept), the run fails at the end.
+                        last = " (the last one alone)" if tries > self.config.max_attempts else ""
+                        failed.append(f"sub-problem {sub.label()} of {self.instance} failed {tries} time(s){last}, "
+                                      f"last: {outcome.error}")
+                        if self.notify is not None and self.config.checkpoint is not None:
+                            self.notify(f"{failed[-1]}; finishing the other sub-problems")
+                        continue
                     if self.notify is not None:
                         with bar.paused():
                             self.notify(
@@ -311,10 +432,18 @@ class SplitRun:
                             )
                     queue.append(outcome.task)
                     continue
-                solved = self._solved(sub, outcome.result, False)
-                store.record(sub, outcome.result)
+                result = outcome.result
+                if self.config.verify:
+                    confirmed = self._confirm(sub, outcome.task, result, unconfirmed)
+                    if confirmed is None:
+                        continue
+                    result = confirmed
+                solved = self._solved(sub, result, False)
+                store.record(sub, result)
                 bar.advance()
                 yield solved
+            if failed:
+                raise SubProblemError(self._failure_message(failed, len(store.done())))
         finally:
             if bar is not None:
                 bar.close()
@@ -322,6 +451,108 @@ class SplitRun:
                 executor.close()
             if store is not None:
                 store.close()
+
+    def _failure_message(self, failed: list[str], finished: int) -> str:
+        """One line for the sub-problems given up on (every one named), and what was kept."""
+        kept = (
+            f"; the {finished} finished sub-problems are kept in {self.config.checkpoint}, "
+            "run the same command again to retry the rest"
+            if self.config.checkpoint is not None
+            else ""
+        )
+        more = f" (and {len(failed) - 1} more: {'; '.join(failed[1:])})" if len(failed) > 1 else ""
+        return f"{failed[0]}{more}; no result reported{kept}"
+
+    def _report_rejected(self, store: ResultStore, by_index: Mapping[int, SubProblem]) -> None:
+        """Say which checkpoint rows failed their checksum (they are computed again)."""
+        for index, prefix in getattr(store, "rejected", ()):
+            sub = by_index.get(index)
+            label = sub.label() if sub is not None else f"#{index} (prefix {prefix})"
+            if self.notify is not None:
+                self.notify(
+                    f"checkpoint {self.config.checkpoint}: the row of sub-problem {label} fails its "
+                    "checksum; not trusted, computing it again"
+                )
+
+    def _confirm(
+        self, sub: SubProblem, task: SubTask, result: SubResult, unconfirmed: dict[int, SubResult]
+    ) -> SubResult | None:
+        """``verify``: the run's result once both counts of ``sub`` are in and agree, else None.
+
+        Raises :class:`WrongCountError` when the two counts differ.
+        """
+        other = unconfirmed.pop(sub.index, None)
+        if other is None:
+            unconfirmed[sub.index] = result
+            return None
+        checked, own = (result, other) if self._is_check(task) else (other, result)
+        if checked.count != own.count:
+            raise WrongCountError(
+                f"verify: sub-problem {sub.label()} of {self.instance}: {configuration_label(self._backend)} "
+                f"counted {own.count}, {configuration_label(self._checker)} counted {checked.count}; "
+                "no result reported"
+            )
+        return own
+
+    def _expected_total(self) -> tuple[int, str] | None:
+        """The published count of this run's instance and its name, or None (pre-placed queens, n > 27)."""
+        if self.instance.fixed:
+            return None
+        table, name = (A002562, "A002562") if self.unique else (A000170, "A000170")
+        expected = table.get(self.instance.n)
+        return None if expected is None else (expected, name)
+
+    def _check_total(self, total: int, counts: list[tuple[int, int]]) -> None:
+        """Raise :class:`WrongCountError` when ``total`` differs from OEIS, naming the sub-problems."""
+        known = self._expected_total()
+        if known is None or total == known[0]:
+            return
+        expected, name = known
+        plan = self._finished_plan()
+        what = f"total {total} of {self.instance} differs from OEIS {name}({self.instance.n}) = {expected}"
+        if self.config.verify:
+            raise WrongCountError(
+                f"{what}, although {configuration_label(self._checker)} confirmed every sub-problem; "
+                "no result reported"
+            )
+        if self.notify is not None:
+            self.notify(f"{what}: counting every sub-problem again with {configuration_label(self._checker)}")
+        rechecked = self._recount(plan)
+        by_index = {sub.index: sub for sub in plan.subproblems}
+        wrong = [
+            f"{by_index[index].label()} counted {count}, {configuration_label(self._checker)} counts "
+            f"{rechecked[index]}"
+            for index, count in counts
+            if index in rechecked and rechecked[index] != count
+        ]
+        if not wrong:
+            unchecked = len(plan) - len(rechecked)
+            detail = (
+                f"{unchecked} sub-problem(s) could not be counted again"
+                if unchecked
+                else f"{configuration_label(self._checker)} agrees on every sub-problem"
+            )
+            raise WrongCountError(f"{what}; {detail}; no result reported")
+        shown = "; ".join(wrong[:10]) + (f"; ... {len(wrong)} in all" if len(wrong) > 10 else "")
+        forgotten = ""
+        if self.config.checkpoint is not None:
+            store = CheckpointStore(self.config.checkpoint, self.header(plan))
+            try:
+                store.forget([index for index, count in counts if index in rechecked and rechecked[index] != count])
+            finally:
+                store.close()
+            forgotten = f" (removed from {self.config.checkpoint}: the same command computes them anew)"
+        raise WrongCountError(f"{what}; wrong sub-problem(s){forgotten}: {shown}; no result reported")
+
+    def _recount(self, plan: SplitPlan) -> dict[int, int]:
+        """Every sub-problem's count by the cross-checking backend (failed ones left out)."""
+        queue = deque(self._check_task(sub) for sub in plan.subproblems)
+        executor = self._make_executor()
+        try:
+            return {o.task.index: o.result.count for o in executor.outcomes(queue) if o.result is not None}
+        finally:
+            if executor is not self._shared_executor:
+                executor.close()
 
     def _make_executor(self) -> TaskExecutor:
         if self._shared_executor is not None:
@@ -345,6 +576,7 @@ class SplitRun:
         started = time.perf_counter()
         counts = [(solved.subproblem.index, solved.result.count) for solved in self.subproblem_results()]
         total = self._finished_plan().total_count(counts, weighted=not self.unique)
+        self._check_total(total, counts)
         return SplitCount(
             count=total,
             depth=self._finished_plan().depth,
@@ -366,7 +598,7 @@ class SplitRun:
         for solved in self.subproblem_results():
             seen.append((solved.subproblem.index, solved.result.count))
             yield from solved.solutions
-        self._finished_plan().total_count(seen, weighted=False)
+        self._check_total(self._finished_plan().total_count(seen, weighted=not self.unique), seen)
 
     def fingerprint(self) -> Fingerprint:
         """The fingerprint of every solution (needs ``enumerate=True``), merged sub-problem by sub-problem.
@@ -383,5 +615,5 @@ class SplitRun:
         for solved in self.subproblem_results():
             seen.append((solved.subproblem.index, solved.result.count))
             total = total + fingerprint_of(solved.solutions)
-        self._finished_plan().total_count(seen, weighted=False)
+        self._check_total(self._finished_plan().total_count(seen, weighted=not self.unique), seen)
         return total

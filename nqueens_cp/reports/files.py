@@ -1,11 +1,13 @@
-"""The files a comparison writes, each written atomically (a temporary file, then a rename)."""
+"""The files a comparison writes, atomically as a set: every file is staged in full before any is
+renamed into place, so a full disk or a read-only directory leaves the previous set intact."""
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..atomic import atomic_write
+from ..atomic import atomic_write_all
 from ..errors import OutputError, OutputExistsError
 from ..harness.results import ComparisonResults
 from .render import EXTENSIONS, render
@@ -51,19 +53,13 @@ class OutputFiles:
     def write_data(self, results: ComparisonResults) -> None:
         """The raw results (JSON and CSV): used for checkpoints while the comparison runs."""
         self.directory.mkdir(parents=True, exist_ok=True)
-        atomic_write(self.json, results.to_json())
-        atomic_write(self.csv, results.to_csv())
+        atomic_write_all({self.json: results.to_json(), self.csv: results.to_csv()})
 
-    def write_all(self, results: ComparisonResults, fmt: str) -> str:
-        """Every output; returns the rendered report."""
+    def render(self, results: ComparisonResults, fmt: str) -> tuple[str, bytes | None]:
+        """The report as text in ``fmt`` and the runtime plot (None when there is nothing to plot)."""
         from .plot import runtime_plot_png
 
-        self.write_data(results)
         png = runtime_plot_png(results)
-        if png is not None:
-            atomic_write(self.plot, png)
-        elif self.plot.exists():
-            self.plot.unlink()  # a stale plot of an earlier run must not sit next to this report
         names = [self.report.name, self.json.name, self.csv.name] + ([self.plot.name] if png else [])
         if fmt == "html":  # one self-contained page: the plot inline, the gallery of boards
             from .html_page import build_html_report
@@ -71,5 +67,20 @@ class OutputFiles:
             text = build_html_report(results, files=names)
         else:
             text = render(build_report(results, plot=self.plot.name if png else None, files=names), fmt)
-        atomic_write(self.report, text)
+        return text, png
+
+    def write_all(self, results: ComparisonResults, fmt: str, rendered: tuple[str, bytes | None] | None = None) -> str:
+        """Every output, as one atomic set (see the module docstring); returns the rendered report.
+
+        ``rendered`` is :meth:`render`'s result when the caller has it already.
+        """
+        text, png = rendered if rendered is not None else self.render(results, fmt)
+        self.directory.mkdir(parents=True, exist_ok=True)
+        files: dict[str | os.PathLike[str], str | bytes] = {self.json: results.to_json(), self.csv: results.to_csv()}
+        if png is not None:
+            files[self.plot] = png
+        files[self.report] = text
+        atomic_write_all(files)
+        if png is None and self.plot.exists():
+            self.plot.unlink()  # a stale plot of an earlier run must not sit next to this report
         return text

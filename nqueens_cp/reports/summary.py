@@ -26,10 +26,10 @@ class CellStats:
 
     @property
     def outcome(self) -> str:
-        """``ok``, or the status that kept runs from answering (``error`` first, then timeout, skipped)."""
+        """``ok``, or the status that kept runs from answering (``error`` first, then timeout, oom, skipped)."""
         if self.ok == self.runs:
             return "ok"
-        for status in ("error", "timeout", "skipped"):
+        for status in ("error", "timeout", "oom", "skipped"):
             if status in self.statuses:
                 return status
         return "ok"

@@ -84,7 +84,8 @@ def runtime_table(results: ComparisonResults) -> Table:
     note = (
         f"Wall time of the backend's iterator, median [min-max] over {results.settings.repeat} repetition(s) "
         f"in fresh worker processes; {BEST} marks the fastest median of each row. timeout: no answer within "
-        f"{results.settings.timeout:g} s; skipped: not run after a timeout at a smaller n; error: see Failures."
+        f"{results.settings.timeout:g} s; oom: over the memory limit; skipped: not run after a timeout "
+        f"or oom at a smaller n; error: see Failures."
     )
     return Table(("n", *configs), rows, note)
 

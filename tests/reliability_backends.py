@@ -1,0 +1,128 @@
+"""Backends that misbehave on purpose, for the reliability tests (imported by worker processes too).
+
+They are registered by the tests that use them, never by the package.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import time
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator
+
+from nqueens_cp.backends.base import OptionSpec
+from nqueens_cp.backends.bitboard import BitboardBackend
+from nqueens_cp.instance import Instance, Solution
+
+
+def _targeted(instance: Instance, column: int) -> bool:
+    return column < 0 or instance.placements.get(0) == column
+
+
+class MiscountingBackend(BitboardBackend):
+    """The bitboard backend, counting one solution too many where row 0's queen is in ``column``."""
+
+    name = "miscounting"
+    summary = "bitboard, one too many on some sub-problems (tests only)"
+    option_specs = (
+        *BitboardBackend.option_specs,
+        OptionSpec("column", int, 0, "row-0 column of the sub-problems counted wrong (-1: all)"),
+    )
+
+    def count(self, instance: Instance, *, limit: int | None = None, unique: bool = False) -> int:
+        right = super().count(instance, limit=limit, unique=unique)
+        return right + 1 if _targeted(instance, self.options["column"]) else right
+
+
+class SegfaultingBackend(BitboardBackend):
+    """The bitboard backend, dying of SIGSEGV (a read of address 0) where row 0's queen is in ``column``."""
+
+    name = "segfaulting"
+    summary = "bitboard that crashes the process on some sub-problems (tests only)"
+    option_specs = (
+        *BitboardBackend.option_specs,
+        OptionSpec("column", int, 0, "row-0 column of the sub-problems that crash (-1: all)"),
+        OptionSpec("victim", int, -1, "row-0 column of a sub-problem whose first attempt sleeps 3 s, so "
+                   "that a crash beside it breaks the pool under it (-1: none)"),
+        OptionSpec("state_dir", str, "", "directory to record the victim's first attempt in"),
+    )
+
+    def _crash(self, instance: Instance) -> None:
+        state = Path(self.options["state_dir"]) if self.options["state_dir"] else None
+        if _targeted(instance, self.options["column"]):
+            ctypes.string_at(0)  # a real segmentation fault, as a native solver would have
+        if state is not None and instance.placements.get(0) == self.options["victim"]:
+            try:
+                os.close(os.open(state / "victim-started", os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+            except FileExistsError:
+                return  # a later attempt: answer at once
+            time.sleep(3.0)  # still running when the crash beside it breaks the pool
+
+    def _solutions(self, instance: Instance, limit: int | None) -> Iterator[Solution]:
+        self._crash(instance)
+        return super()._solutions(instance, limit)
+
+    def count(self, instance: Instance, *, limit: int | None = None, unique: bool = False) -> int:
+        self._crash(instance)
+        return super().count(instance, limit=limit, unique=unique)
+
+
+class MemoryHogBackend(BitboardBackend):
+    """The bitboard backend, first holding ``megabytes`` MB of touched memory, ``step`` MB at a time."""
+
+    name = "memoryhog"
+    summary = "bitboard after eating memory (tests only)"
+    option_specs = (
+        *BitboardBackend.option_specs,
+        OptionSpec("megabytes", int, 1024, "memory to hold before searching", minimum=0),
+        OptionSpec("step", int, 16, "megabytes added at a time", minimum=1),
+        OptionSpec("min_n", int, 6, "hog only on boards at least this large", minimum=0),
+    )
+
+    def _hog(self, instance: Instance) -> list[bytearray]:
+        held: list[bytearray] = []
+        if instance.n < self.options["min_n"]:
+            return held
+        step = self.options["step"]
+        for _ in range(self.options["megabytes"] // step):
+            held.append(bytearray(b"\x01" * (step << 20)))  # written, so resident
+            time.sleep(0.005)
+        return held
+
+    def _solutions(self, instance: Instance, limit: int | None) -> Iterator[Solution]:
+        held = self._hog(instance)
+        yield from super()._solutions(instance, limit)
+        del held
+
+
+#: Every backend the tests run through the CLI, by name: ``module:Class`` for the registry.
+TEST_BACKENDS = {
+    "sleepy": "tests.parallel_backends:SleepyBackend",
+    "miscounting": "tests.reliability_backends:MiscountingBackend",
+    "segfaulting": "tests.reliability_backends:SegfaultingBackend",
+    "memoryhog": "tests.reliability_backends:MemoryHogBackend",
+}
+
+#: ``python -c`` source of the CLI with every test backend registered (workers import them by reference).
+CLI_WITH_TEST_BACKENDS = (
+    "import sys\n"
+    "from nqueens_cp.backends.registry import register_backend\n"
+    f"for name, target in {TEST_BACKENDS!r}.items():\n"
+    "    register_backend(name, target)\n"
+    "from nqueens_cp.cli import main\n"
+    "raise SystemExit(main(sys.argv[1:]))\n"
+)
+
+
+@contextmanager
+def registered(name: str) -> Iterator[str]:
+    """The test backend ``name`` registered for the duration of the block."""
+    from nqueens_cp.backends.registry import register_backend, unregister_backend
+
+    register_backend(name, TEST_BACKENDS[name])
+    try:
+        yield name
+    finally:
+        unregister_backend(name)
