@@ -113,8 +113,8 @@ def test_verify_counts_every_sub_problem_twice(miscounting: str, tmp_path: Path)
     config = ParallelConfig(split_depth=2, verify=True, checkpoint=path)
     run = SplitRun(Instance(10), "bitboard", config=config)
     assert run.count().count == A000170[10]
-    assert json.loads(dict(sqlite3.connect(path).execute("SELECT key, value FROM run"))["verify"]) \
-        == "bitboard:batch_size=8192:kernel=python"
+    verifier = json.loads(dict(sqlite3.connect(path).execute("SELECT key, value FROM run"))["verify"])
+    assert verifier.startswith("bitboard:") and "kernel=python" in verifier.split(":")  # the other kernel
     plan = split_instance(Instance(12), 2)
     with pytest.raises(WrongCountError, match=r"verify: sub-problem #\d+ \(rows 0-1 = 0,\d+\) of n=12"):
         SplitRun(Instance(12), miscounting, config=ParallelConfig(split_depth=2, verify=True, workers=2)).count()
@@ -188,5 +188,5 @@ def test_cli_verify(tmp_path: Path) -> None:
     assert caught.returncode == 1 and caught.stdout == ""
     assert caught.stderr.splitlines() == [
         "nqueens-cp: error: verify: sub-problem #0 (row 0 = 0) of n=10: miscounting:batch_size=8192:column=0:"
-        "kernel=compiled counted 65, backtrack:search=auto:seed=0 counted 64; no result reported"]
+        "kernel=compiled:search=rows counted 65, backtrack:search=auto:seed=0 counted 64; no result reported"]
     assert solve("10", "--verify").returncode == 2  # a split flag: needs --count or --all

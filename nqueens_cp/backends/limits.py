@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from ..errors import ModelTooLargeError
 from ..instance import Instance
+from ..models.geometry import ModelSize
 from ..models.reduction import uses_reduction
 from ..models.sizes import cnf_size
 
@@ -36,16 +37,13 @@ _budget_mb: float | None = None
 
 @dataclass(frozen=True)
 class ModelEstimate:
-    """What a model will take before it is built: its size and the memory it needs."""
+    """What a model will take before it is built: its size (closed forms) and the memory it needs."""
 
     what: str
-    variables: int
-    constraints: int
+    size: ModelSize
     megabytes: float
     #: What to use instead when it does not fit.
     instead: str
-    #: What ``constraints`` counts.
-    unit: str = "constraints"
 
 
 def default_budget_mb() -> float:
@@ -76,7 +74,7 @@ def check_fits(estimate: ModelEstimate, *, backend: str) -> None:
     if estimate.megabytes > limit:
         raise ModelTooLargeError(
             f"{backend}: the {estimate.what} would take about {estimate.megabytes:,.0f} MB "
-            f"({estimate.variables:,} variables, {estimate.constraints:,} {estimate.unit}), over the "
+            f"({estimate.size.variables:,} variables, {estimate.size.constraints:,} {estimate.size.unit}), over the "
             f"{limit:,.0f} MB limit (--max-model-mb); {estimate.instead}"
         )
 
@@ -98,9 +96,7 @@ def cnf_estimate(instance: Instance, encoding: str) -> ModelEstimate:
         instead = "use --encoding seqcounter (O(n²) clauses) or --backend backtrack"
     else:
         instead = "use --backend backtrack (first-fail search) or cpsat"
-    return ModelEstimate(
-        f"{encoding} CNF of n = {instance.n}", size.variables, size.constraints, megabytes, instead, "clauses"
-    )
+    return ModelEstimate(f"{encoding} CNF of n = {instance.n}", size, megabytes, instead)
 
 
 def cpsat_estimate(n: int, model: str) -> ModelEstimate:
@@ -108,9 +104,10 @@ def cpsat_estimate(n: int, model: str) -> ModelEstimate:
     if model == "boolean":
         booleans = n * n
         megabytes = booleans * BYTES_PER_CPSAT_BOOLEAN / 2**20
-        return ModelEstimate(f"Boolean CP-SAT model of n = {n}", booleans, 6 * n, megabytes,
+        return ModelEstimate(f"Boolean CP-SAT model of n = {n}", ModelSize(booleans, 6 * n), megabytes,
                              "use -O model=alldiff or --backend backtrack")
-    return ModelEstimate(f"AllDifferent CP-SAT model of n = {n}", n, 3, n * 2048 / 2**20, "use --backend backtrack")
+    return ModelEstimate(f"AllDifferent CP-SAT model of n = {n}", ModelSize(n, 3), n * 2048 / 2**20,
+                         "use --backend backtrack")
 
 
 def refuse_row_order_first(instance: Instance, backend: str) -> None:

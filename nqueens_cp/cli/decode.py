@@ -1,4 +1,9 @@
-"""``nqueens-cp decode``: a SAT solver's answer for an exported CNF, as a board checked by the validity checker."""
+"""``nqueens-cp decode``: a SAT solver's answer for an exported CNF, as a board checked by the validity checker.
+
+Reads a solver's answer for a model written by ``nqueens-cp export N --format dimacs`` (or opb): ``s``/``v``
+lines, MiniSat's result file (SAT then literals), or a bare list of literals. Prints the board and checks it
+with the independent checker. Exit status: 0 valid, 1 invalid or unsatisfiable, 2 unreadable.
+"""
 
 from __future__ import annotations
 
@@ -13,13 +18,10 @@ from .output import draw_queens
 
 
 def add_parser(subparsers: Any) -> None:
+    _, _, description = (__doc__ or "").partition("\n\n")
     parser = subparsers.add_parser(
-        "decode",
-        help="read a SAT solver's model of an exported CNF and print the board, checked",
-        description="Read a solver's answer for a model written by `nqueens-cp export N --format dimacs` "
-        "(or opb): `s`/`v` lines, MiniSat's result file (SAT then literals), or a bare list of literals. "
-        "Prints the board and checks it with the independent checker. Exit status: 0 valid, 1 invalid "
-        "or unsatisfiable, 2 unreadable.",
+        "decode", help="read a SAT solver's model of an exported CNF and print the board, checked",
+        description=" ".join(description.split()).replace("``", "`"),
     )
     add_board_arguments(parser, n_help="board size the CNF was exported for",
                         fix_help="a pre-placed queen the CNF was exported with (checked on the board)")

@@ -41,12 +41,7 @@ __all__ = [
 ]
 
 #: The export formats, and the file suffix each is written with.
-FORMAT_SUFFIXES: dict[str, str] = {
-    "dimacs": ".cnf",
-    "cpsat": ".cpsat.pbtxt",
-    "minizinc": ".mzn",
-    "opb": ".opb",
-}
+FORMAT_SUFFIXES: dict[str, str] = {"dimacs": ".cnf", "cpsat": ".cpsat.pbtxt", "minizinc": ".mzn", "opb": ".opb"}
 FORMATS: tuple[str, ...] = tuple(FORMAT_SUFFIXES)
 
 

@@ -114,15 +114,20 @@ class CpSatModel:
             )
 
 
-def build_cpsat_model(instance: Instance, unique: bool = False) -> CpSatModel:
-    """The three-AllDifferent model of ``instance``; ``unique`` adds the lex-leader constraints."""
+def _check_arguments(instance: Instance, unique: bool) -> None:
+    """What both builders check first: the instance, and that ``unique`` applies to it."""
     require_instance(instance)
     require_bool(unique, "unique")
+    if unique:
+        require_symmetric(instance)
+
+
+def build_cpsat_model(instance: Instance, unique: bool = False) -> CpSatModel:
+    """The three-AllDifferent model of ``instance``; ``unique`` adds the lex-leader constraints."""
+    _check_arguments(instance, unique)
     from ortools.sat.python import cp_model
 
     if uses_reduction(instance):
-        if unique:
-            require_symmetric(instance)
         return _reduced_rows_model(instance)
     n = instance.n
     model = cp_model.CpModel()
@@ -136,7 +141,6 @@ def build_cpsat_model(instance: Instance, unique: bool = False) -> CpSatModel:
     for row, col in instance.fixed:
         model.add(queens[row] == col)
     if unique:
-        require_symmetric(instance)
         add_cpsat_lex_leader(model, queens)
     return CpSatModel(model, tuple(queens), tuple(queens), "rows")
 
@@ -147,13 +151,10 @@ def build_cpsat_boolean_model(instance: Instance, unique: bool = False) -> CpSat
     With ``unique``, integer row variables ``q[r] == sum(c * x[r][c])`` are added so that the
     same lex-leader constraints as in the AllDifferent model apply.
     """
-    require_instance(instance)
-    require_bool(unique, "unique")
+    _check_arguments(instance, unique)
     from ortools.sat.python import cp_model
 
     if uses_reduction(instance):
-        if unique:
-            require_symmetric(instance)
         return _reduced_boolean_model(instance)
     n = instance.n
     model = cp_model.CpModel()
@@ -172,7 +173,6 @@ def build_cpsat_boolean_model(instance: Instance, unique: bool = False) -> CpSat
     squares = tuple(var for row in x for var in row)
     columns = [cp_model.LinearExpr.weighted_sum(x[r], list(range(n))) for r in range(n)]
     if unique:
-        require_symmetric(instance)
         queens = [model.new_int_var(0, n - 1, f"q{r}") for r in range(n)]
         for q, column in zip(queens, columns, strict=True):
             model.add(q == column)
