@@ -107,9 +107,7 @@ def wants_split(args: argparse.Namespace) -> bool:
         if given:
             raise NQueensError(f"{given[0]} needs --count or --all")
         return False
-    workers = args.workers
-    if workers is not None and workers < 1:
-        raise NQueensError(f"--workers must be >= 1, got {workers}")
+    workers = args.workers  # argparse has checked it is >= 1
     return bool(given) or (workers is not None and workers > 1)
 
 
