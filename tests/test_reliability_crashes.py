@@ -4,6 +4,7 @@ partial results are kept and no child process is left behind."""
 
 from __future__ import annotations
 
+import concurrent.futures
 import json
 import os
 import signal
@@ -11,14 +12,17 @@ import sqlite3
 import subprocess
 import sys
 import time
+from collections import deque
 from collections.abc import Iterator
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from nqueens_cp import A000170, Instance
 from nqueens_cp.errors import SubProblemError
-from nqueens_cp.parallel import ParallelConfig, SplitRun
+from nqueens_cp.parallel import ParallelConfig, ProcessPoolTaskExecutor, SplitRun
 
 from .conftest import REPO
 from .reliability_backends import CLI_WITH_TEST_BACKENDS, registered
@@ -213,3 +217,40 @@ def test_no_orphan_outlives_a_kill_9_of_the_run(tmp_path: Path, argv: list[str])
     finally:
         for pid in _session_processes(process.pid):
             os.kill(pid, signal.SIGKILL)
+
+
+class _PoolThatBreaksOnSecondSubmit:
+    """A stand-in pool: the first task completes, the second ``submit`` finds the pool broken
+    (a worker died after ``wait`` returned), as happens when a crash races a success."""
+
+    def __init__(self) -> None:
+        self.submitted = 0
+
+    def submit(self, fn: object, task: object) -> concurrent.futures.Future[object]:
+        self.submitted += 1
+        if self.submitted > 1:
+            raise BrokenProcessPool("a child process terminated abruptly")
+        future: concurrent.futures.Future[object] = concurrent.futures.Future()
+        future.set_result(("result of", task))
+        return future
+
+    def shutdown(self, wait: bool = True, cancel_futures: bool = False) -> None:
+        pass
+
+
+class _SynchronousPool(_PoolThatBreaksOnSecondSubmit):
+    def submit(self, fn: object, task: object) -> concurrent.futures.Future[object]:
+        future: concurrent.futures.Future[object] = concurrent.futures.Future()
+        future.set_result(("result of", task))
+        return future
+
+
+def test_a_pool_found_broken_at_submit_is_replaced_and_no_task_is_lost(monkeypatch: pytest.MonkeyPatch) -> None:
+    executor = ProcessPoolTaskExecutor(2)
+    executor._pool.shutdown()
+    monkeypatch.setattr(executor, "_pool", _PoolThatBreaksOnSecondSubmit())
+    monkeypatch.setattr(executor, "_new_pool", _SynchronousPool)
+    tasks: deque[Any] = deque(["a", "b", "c"])
+    outcomes = list(executor.outcomes(tasks))
+    assert [(outcome.task, outcome.result, outcome.error) for outcome in outcomes] == [
+        ("a", ("result of", "a"), None), ("b", ("result of", "b"), None), ("c", ("result of", "c"), None)]

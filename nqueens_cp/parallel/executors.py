@@ -194,21 +194,28 @@ class ProcessPoolTaskExecutor(TaskExecutor):
             in_flight.clear()
             self._pool = self._new_pool()
         while queue or in_flight:
-            while queue and len(in_flight) < self.workers:
-                task = queue.popleft()
-                in_flight[self._pool.submit(solve_subproblem, task)] = task
-            done, _ = concurrent.futures.wait(in_flight, return_when=concurrent.futures.FIRST_COMPLETED)
             broken = False
-            for future in done:
-                task = in_flight.pop(future)
-                error = future.exception()
-                if error is None:
-                    yield Outcome(task, future.result())
-                elif isinstance(error, BrokenProcessPool):
+            while queue and len(in_flight) < self.workers:
+                try:
+                    future = self._pool.submit(solve_subproblem, task := queue[0])
+                except BrokenProcessPool:
+                    # A worker died after the last wait returned (its task is still in flight).
                     broken = True
-                    yield Outcome(task, None, WORKER_DIED)
-                else:
-                    yield Outcome(task, None, _describe(error))
+                    break
+                queue.popleft()
+                in_flight[future] = task
+            if not broken:
+                done, _ = concurrent.futures.wait(in_flight, return_when=concurrent.futures.FIRST_COMPLETED)
+                for future in done:
+                    task = in_flight.pop(future)
+                    error = future.exception()
+                    if error is None:
+                        yield Outcome(task, future.result())
+                    elif isinstance(error, BrokenProcessPool):
+                        broken = True
+                        yield Outcome(task, None, WORKER_DIED)
+                    else:
+                        yield Outcome(task, None, _describe(error))
             if broken:
                 # Every other future of the dead pool fails the same way; report them and start over.
                 for future, task in list(in_flight.items()):
