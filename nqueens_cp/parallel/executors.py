@@ -171,16 +171,24 @@ class ProcessPoolTaskExecutor(TaskExecutor):
             raise NQueensError(f"--workers must be >= 1, got {workers}")
         self.workers = workers
         self.description = f"process pool ({workers} worker{'s' if workers != 1 else ''})"
-        self._pool = self._new_pool()
+        self._pool: concurrent.futures.ProcessPoolExecutor | None = None  # started at the first submit
         self._in_flight: dict[concurrent.futures.Future[SubResult], SubTask] = {}
 
     def _new_pool(self) -> concurrent.futures.ProcessPoolExecutor:
-        return concurrent.futures.ProcessPoolExecutor(
+        pool = concurrent.futures.ProcessPoolExecutor(
             max_workers=self.workers,
             mp_context=_process_context(),
             initializer=guard_worker,
             initargs=(os.getpid(),),
         )
+        # Without fork, CPython starts a worker at each submit, after waking the pool's manager
+        # thread: a worker started while that thread waits is not watched, and its death goes
+        # unnoticed until some other task finishes. Starting them all now (private, but present
+        # since 3.9) lets the manager watch every worker from the start.
+        launch = getattr(pool, "_launch_processes", None)
+        if callable(launch):
+            launch()
+        return pool
 
     @property
     def capacity(self) -> int:
@@ -192,11 +200,12 @@ class ProcessPoolTaskExecutor(TaskExecutor):
             # Left over from a run that stopped early: their results belong to nobody now.
             self._terminate()
             in_flight.clear()
-            self._pool = self._new_pool()
         while queue or in_flight:
             broken = False
             while queue and len(in_flight) < self.workers:
                 try:
+                    if self._pool is None:
+                        self._pool = self._new_pool()
                     future = self._pool.submit(solve_subproblem, task := queue[0])
                 except BrokenProcessPool:
                     # A worker died after the last wait returned (its task is still in flight).
@@ -228,20 +237,25 @@ class ProcessPoolTaskExecutor(TaskExecutor):
                     else:
                         yield Outcome(task, result)
                     del in_flight[future]
-                self._pool.shutdown(wait=False, cancel_futures=True)
-                self._pool = self._new_pool()
+                self._terminate()  # its workers are dead or being killed; the next submit starts a new pool
 
     def close(self) -> None:
+        if self._pool is None:
+            return
         if not self._in_flight:
             self._pool.shutdown(wait=True)
+            self._pool = None
             return
         self._terminate()
 
     def _terminate(self) -> None:
         # Abandoned tasks would keep their workers (and the interpreter's exit) busy to the end.
         # ``_processes`` is private to ProcessPoolExecutor but stable since Python 3.2.
+        if self._pool is None:
+            return
         processes = list((getattr(self._pool, "_processes", None) or {}).values())
         self._pool.shutdown(wait=False, cancel_futures=True)
+        self._pool = None
         for process in processes:
             if process.is_alive():
                 process.terminate()
