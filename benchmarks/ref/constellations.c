@@ -150,9 +150,9 @@ static Key ours_orientation(Key k)
     for (s = 0; s < 8; s++) {
         Key m = image(k, s);
         if (have) {
-            int a1 = imin(m.b, last - m.b), c1 = imin(chosen.b, last - chosen.b);
-            int a2 = -(m.l + m.r), c2 = -(chosen.l + chosen.r);
-            if (a1 > c1 || (a1 == c1 && (a2 > c2 || (a2 == c2 && cmp_key(&m, &chosen) >= 0)))) continue;
+            int a = board_n * imin(m.b, last - m.b) - 2 * (m.l + m.r);
+            int c = board_n * imin(chosen.b, last - chosen.b) - 2 * (chosen.l + chosen.r);
+            if (a > c || (a == c && cmp_key(&m, &chosen) >= 0)) continue;
         }
         chosen = m;
         have = 1;
@@ -216,6 +216,7 @@ static long long ours_count(Key k)
             nxt = full & ~(left | down | right | blocked[t + 1]);
             if (nxt == 0) continue;
             if (t + 2 == last) {
+                if ((full & ~((left << final_gap) | down | (right >> final_gap) | final_blocked)) == 0) continue;
                 while (nxt) {
                     bit = nxt & -nxt;
                     nxt ^= bit;
@@ -224,6 +225,8 @@ static long long ours_count(Key k)
                 }
                 continue;
             }
+            gap = gaps[t + 1];
+            if ((full & ~((left << gap) | down | (right >> gap) | blocked[t + 2])) == 0) continue;
             t++;
             lefts[t] = left;
             downs[t] = down;

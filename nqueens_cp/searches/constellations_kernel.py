@@ -21,35 +21,24 @@ converted to Python ints before anything else touches them.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence, TypeVar, cast
+from typing import Sequence
 
-import numba
 import numpy as np
 import numpy.typing as npt
 
+from .compiled import compiled, inline
 from .constellations import Constellation, ConstellationCount, Finished, tally
 
 #: The largest board the kernel accepts.
 MAX_N = 32
 
 Int64Array = npt.NDArray[np.int64]
-_F = TypeVar("_F", bound=Callable[..., Any])
 
 # Symmetry codes of the table passed to the kernel.
 _PLAIN, _ROT180, _ROT90 = 0, 1, 2
 
 
-def _compiled(func: _F) -> _F:
-    """``numba.njit(cache=True)``, typed for mypy (numba ships no type information)."""
-    return cast(_F, numba.njit(cache=True, nogil=True)(func))
-
-
-def _inline(func: _F) -> _F:
-    """A compiled helper inlined into its callers at the numba IR level (no call overhead)."""
-    return cast(_F, numba.njit(cache=True, nogil=True, inline="always")(func))
-
-
-@_inline
+@inline
 def _pop_lowest(avail: Int64Array, t: int) -> int:
     """Take the lowest untried free column of level ``t`` (there is one) off its set; return its bit."""
     free: int = avail[t]
@@ -58,7 +47,7 @@ def _pop_lowest(avail: Int64Array, t: int) -> int:
     return bit
 
 
-@_inline
+@inline
 def _step(t: int, bit: int, full: int, gaps: Int64Array, blocked: Int64Array,
           lefts: Int64Array, downs: Int64Array, rights: Int64Array) -> tuple[int, int, int, int]:
     """A queen ``bit`` on free row ``t``: the attacks it leaves on free row ``t + 1`` (diagonals
@@ -70,7 +59,7 @@ def _step(t: int, bit: int, full: int, gaps: Int64Array, blocked: Int64Array,
     return left, down, right, full & ~(left | down | right | blocked[t + 1])
 
 
-@_inline
+@inline
 def _push(t: int, left: int, down: int, right: int, free: int,
           lefts: Int64Array, downs: Int64Array, rights: Int64Array, avail: Int64Array) -> None:
     """Open free row ``t`` with these attacks and these squares to try."""
@@ -80,7 +69,7 @@ def _push(t: int, left: int, down: int, right: int, free: int,
     avail[t] = free
 
 
-@_compiled
+@compiled
 def _setup(n: int, top: int, bottom: int, left: int, right: int,
            rows: Int64Array, blocked: Int64Array, gaps: Int64Array) -> int:
     """Fill ``rows``/``blocked``/``gaps`` for one constellation; returns the number of free rows."""
@@ -105,13 +94,14 @@ def _setup(n: int, top: int, bottom: int, left: int, right: int,
     return free_rows
 
 
-@_compiled
+@compiled
 def _count_plain(n: int, depth: int, blocked: Int64Array, gaps: Int64Array,
                  lefts: Int64Array, downs: Int64Array, rights: Int64Array, avail: Int64Array) -> int:
     """Completions of the free rows (``depth`` of them) with the border attacks in ``blocked``.
 
     The stack holds rows ``0 .. depth-3``; the last two free rows are finished in the loop body:
-    for each queen of row ``depth-2`` the last row has at most one free column left.
+    for each queen of row ``depth-2`` the last row has at most one free column left. A queen is
+    only pushed when the row after its successor still has a free square (one row of lookahead).
     """
     full = (1 << n) - 1
     if depth <= 2:
@@ -131,19 +121,27 @@ def _count_plain(n: int, depth: int, blocked: Int64Array, gaps: Int64Array,
         if nxt == 0:
             continue
         if t + 2 == last:
-            # Row depth-2 next: try each of its free columns against the last row directly.
+            # Row depth-2 next: try each of its free columns against the last row directly,
+            # unless the queens so far already leave the last row no square.
+            if full & ~((left << final_gap) | down | (right >> final_gap) | final_blocked) == 0:
+                continue
             while nxt:
                 bit = nxt & -nxt
                 nxt ^= bit
                 if full & ~(((left | bit) << final_gap) | down | bit | ((right | bit) >> final_gap) | final_blocked):
                     count += 1
             continue
+        # Look one row further: a row left without a square by the queens so far is a dead end
+        # whatever row t + 1 gets (about 4% less time at n = 16 and 17).
+        gap = gaps[t + 1]
+        if full & ~((left << gap) | down | (right >> gap) | blocked[t + 2]) == 0:
+            continue
         t += 1
         _push(t, left, down, right, nxt, lefts, downs, rights, avail)
     return count
 
 
-@_compiled
+@compiled
 def _count_tiny(n: int, depth: int, blocked: Int64Array, gaps: Int64Array) -> int:
     """Completions when at most two free rows are left."""
     full = (1 << n) - 1
@@ -161,7 +159,7 @@ def _count_tiny(n: int, depth: int, blocked: Int64Array, gaps: Int64Array) -> in
     return count
 
 
-@_compiled
+@compiled
 def _column_of(bit: int) -> int:
     column = 0
     while bit > 1:
@@ -170,7 +168,7 @@ def _column_of(bit: int) -> int:
     return column
 
 
-@_compiled
+@compiled
 def _count_symmetric(n: int, depth: int, rows: Int64Array, blocked: Int64Array, gaps: Int64Array,
                      board: Int64Array, check90: bool, out: Int64Array,
                      lefts: Int64Array, downs: Int64Array, rights: Int64Array, avail: Int64Array) -> None:
@@ -226,7 +224,7 @@ def _count_symmetric(n: int, depth: int, rows: Int64Array, blocked: Int64Array, 
     out[2] += fixed90
 
 
-@_compiled
+@compiled
 def _finish_all(n: int, table: Int64Array, out: Int64Array) -> None:
     """For each row ``(top, bottom, left, right, symmetry)`` of ``table``: ``out`` row = completions,
     completions fixed by rotating 180 degrees, and by 90 degrees (the last two only for a
