@@ -43,14 +43,14 @@ inlined helpers ``_take`` and ``_push``.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterator, Sequence, TypeVar, cast
+from typing import Iterator, Sequence
 
-import numba
 import numpy as np
 import numpy.typing as npt
 
 from ..instance import Solution
 from ..symmetry import INVERSE, MIRROR, REVERSE
+from .compiled import compiled, inline
 
 #: The largest board the compiled kernels accept (a mask of n bits, shifted once, fits in int64).
 MAX_N = 32
@@ -59,17 +59,6 @@ MAX_N = 32
 DEFAULT_BATCH_SIZE = 8192
 
 Int64Array = npt.NDArray[np.int64]
-_F = TypeVar("_F", bound=Callable[..., Any])
-
-
-def _compiled(func: _F) -> _F:
-    """``numba.njit(cache=True)``, typed for mypy (numba ships no type information)."""
-    return cast(_F, numba.njit(cache=True, nogil=True)(func))
-
-
-def _inline(func: _F) -> _F:
-    """A compiled helper inlined into its callers at the numba IR level (no call overhead)."""
-    return cast(_F, numba.njit(cache=True, nogil=True, inline="always")(func))
 
 
 # De Bruijn sequence 0x077CB531 and its table: the index of the single set bit of a 32-bit word.
@@ -81,7 +70,7 @@ _DEBRUIJN_INDEX = np.array(
 )
 
 
-@_compiled
+@compiled
 def _column_of(bit: int) -> int:
     """The column of a one-bit mask (``bit`` < 2**32)."""
     return int(_DEBRUIJN_INDEX[((bit * _DEBRUIJN) & 0xFFFFFFFF) >> 27])
@@ -90,7 +79,7 @@ def _column_of(bit: int) -> int:
 # -- counting with the symmetry group ---------------------------------------------------------
 
 
-@_compiled
+@compiled
 def _check_class(board: Int64Array, n: int, bound1: int, bound2: int, endbit: int) -> int:
     """For a finished inner board (row masks in ``board``): 0 if a rotation of it is smaller, so
     another member of its class is the one counted; otherwise the size of its class (2, 4 or 8).
@@ -155,7 +144,7 @@ def _check_class(board: Int64Array, n: int, bound1: int, bound2: int, endbit: in
     return 8
 
 
-@_compiled
+@compiled
 def _lastmask(n: int, bound1: int) -> int:
     """Columns the last row may not use for an inner board with first queen in ``bound1``."""
     topbit = 1 << (n - 1)
@@ -165,7 +154,7 @@ def _lastmask(n: int, bound1: int) -> int:
     return mask
 
 
-@_compiled
+@compiled
 def _restrict(free: int, row: int, columns: int, corner: bool, bound1: int, bound2: int, sidemask: int) -> int:
     """The free squares of ``row`` minus those the symmetry pruning forbids there."""
     if corner:
@@ -191,7 +180,7 @@ def _restrict(free: int, row: int, columns: int, corner: bool, bound1: int, boun
 _LEFT, _DOWN, _RIGHT, _AVAIL = 0, 1, 2, 3
 
 
-@_inline
+@inline
 def _take(frames: Int64Array, row: int, full: int) -> tuple[int, int, int, int]:
     """Take the lowest untried free square of ``row``: its bit and the attacks it leaves on the next row."""
     free = frames[_AVAIL, row]
@@ -203,7 +192,7 @@ def _take(frames: Int64Array, row: int, full: int) -> tuple[int, int, int, int]:
     return bit, left, down, right
 
 
-@_inline
+@inline
 def _push(frames: Int64Array, row: int, left: int, down: int, right: int, free: int) -> None:
     """Open ``row`` with these attacks and these free squares to try."""
     frames[_LEFT, row] = left
@@ -219,7 +208,7 @@ _ROW, _STARTED, _DONE, _BOUND1, _CORNER = 0, 1, 2, 3, 4
 # -- searches with per-row masks: counting and enumeration ---------------------------------------
 
 
-@_compiled
+@compiled
 def _masked_search(
     row_masks: Int64Array, out: Int64Array, state: Int64Array, cols: Int64Array, frames: Int64Array, limit: int
 ) -> int:
@@ -311,7 +300,7 @@ def iter_solutions(row_masks: Sequence[int], batch_size: int = DEFAULT_BATCH_SIZ
 # -- the search with the symmetry group: counting classes and enumerating representatives ----------
 
 
-@_compiled
+@compiled
 def _write_canonical(cols: Int64Array, out: Int64Array, slot: int, inverse: Int64Array, image: Int64Array) -> None:
     """Write the lexicographically smallest of the 8 images of ``cols`` into ``out[slot]``.
 
@@ -335,7 +324,7 @@ def _write_canonical(cols: Int64Array, out: Int64Array, slot: int, inverse: Int6
                 break
 
 
-@_compiled
+@compiled
 def _symmetric_search(
     n: int, out: Int64Array, state: Int64Array, board: Int64Array, frames: Int64Array, scratch: Int64Array,
     counts: Int64Array,

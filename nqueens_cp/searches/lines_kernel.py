@@ -24,32 +24,27 @@ it only where the search is used.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterator, Sequence, TypeVar, cast
+from typing import Iterator, Sequence
 
-import numba
 import numpy as np
 import numpy.typing as npt
 
 from ..errors import InvalidInstanceError
 from ..instance import Instance, Solution
+from .compiled import compiled
 
 #: The largest board: one uint64 mask per line.
 MAX_N = 64
 
 UInt64Array = npt.NDArray[np.uint64]
 Int64Array = npt.NDArray[np.int64]
-_F = TypeVar("_F", bound=Callable[..., Any])
 
 # Slots of the state array: depth, whether the node at ``depth`` must still choose its line,
 # whether the search is over, and the nodes visited so far.
 _DEPTH, _CHOOSE, _DONE, _NODES = 0, 1, 2, 3
 
 
-def _compiled(func: _F) -> _F:
-    return cast(_F, numba.njit(cache=True, nogil=True)(func))
-
-
-@_compiled
+@compiled
 def _popcount(x: np.uint64) -> int:
     """The number of set bits (the classic SWAR count)."""
     x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
@@ -58,13 +53,13 @@ def _popcount(x: np.uint64) -> int:
     return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))  # type: ignore[no-any-return]
 
 
-@_compiled
+@compiled
 def _lowest_index(mask: np.uint64) -> int:
     """The index of the lowest set bit of a non-zero mask: the bits below it, counted."""
     return _popcount((mask & (~mask + np.uint64(1))) - np.uint64(1))
 
 
-@_compiled
+@compiled
 def _close(masks: UInt64Array, source: UInt64Array, free: np.uint64, line: int, square: int, n: int) -> None:
     """``masks[k] = source[k]`` minus what a queen at (line, square) attacks, for every free line k
     of the same direction: the square itself and its two diagonal neighbours at distance |k - line|."""
@@ -83,7 +78,7 @@ def _close(masks: UInt64Array, source: UInt64Array, free: np.uint64, line: int, 
         masks[k] = source[k] & ~kill
 
 
-@_compiled
+@compiled
 def _fewest_open(masks: UInt64Array, free: np.uint64, best: int, best_line: int) -> tuple[int, int]:
     """The free line (of one direction) with the fewest open squares, if fewer than ``best``:
     ``(count, line)``, lowest index first on ties; ``(best, best_line)`` when none has fewer."""
@@ -99,7 +94,7 @@ def _fewest_open(masks: UInt64Array, free: np.uint64, best: int, best_line: int)
     return best, best_line
 
 
-@_compiled
+@compiled
 def _search(
     rows: UInt64Array, cols: UInt64Array, free_rows: UInt64Array, free_cols: UInt64Array,
     kind: Int64Array, line: Int64Array, candidates: UInt64Array, board: Int64Array,
