@@ -74,6 +74,14 @@ def alternate(
     return our_times, ref_times, our_result, ref_result
 
 
+def load_average() -> str:
+    """The 1, 5 and 15 minute load averages, where the system reports them."""
+    try:
+        return " ".join(f"{value:.2f}" for value in os.getloadavg())
+    except OSError:
+        return "unknown"
+
+
 def machine() -> str:
     """CPU model and core count, from /proc/cpuinfo where it exists."""
     model = platform.processor() or platform.machine()

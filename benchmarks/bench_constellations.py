@@ -51,7 +51,7 @@ from tabulate import tabulate
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from _common import build_c, machine  # noqa: E402
+from _common import build_c, load_average, machine  # noqa: E402
 
 from nqueens_cp.oeis import A000170  # noqa: E402
 
@@ -62,14 +62,6 @@ BINARY = HERE / "build" / "constellations"
 def build_reference() -> Path:
     """Compile the C counters with ``gcc -O3`` (again whenever the source is newer)."""
     return build_c(SOURCE, BINARY, "-O3")
-
-
-def load() -> str:
-    """The 1, 5 and 15 minute load averages."""
-    try:
-        return " ".join(f"{value:.2f}" for value in os.getloadavg())
-    except OSError:
-        return "unknown"
 
 
 def run_process(command: list[str], count_field: int) -> tuple[float, float, int]:
@@ -186,7 +178,7 @@ def main(argv: list[str] | None = None) -> int:
     rows: list[list[str]] = []
     ok = True
     for n in args.n:
-        print(f"n={n}: load before {load()}", flush=True)
+        print(f"n={n}: load before {load_average()}", flush=True)
         if not args.no_c:
             times = alternate(
                 {"ours": (ours(n), 0), "C faf": (reference("faf", n), 1), "C same": (reference("ours", n), 1)},
@@ -219,7 +211,7 @@ def main(argv: list[str] | None = None) -> int:
                 rows.append(dask_row)
             rows.append([f"n={n} two C same at once: throughput vs one", "", "", f"{available:.3f}", "",
                          "(yardstick: 2.0 idle)", "", str(args.repeat)])
-        print(f"n={n}: load after {load()}", flush=True)
+        print(f"n={n}: load after {load_average()}", flush=True)
     table = tabulate(rows, headers=["case", "first side median s", "second side median s", "ratio wall",
                                     "ratio cpu", "target", "met", "runs"], tablefmt="github")
     ok = all(row[6] != "NO" for row in rows)

@@ -47,7 +47,7 @@ from tabulate import tabulate
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from _common import build_c, machine  # noqa: E402
+from _common import build_c, load_average, machine  # noqa: E402
 
 from nqueens_cp.backends.base import Backend  # noqa: E402
 from nqueens_cp.backends.registry import create_backend, parse_config  # noqa: E402
@@ -88,13 +88,6 @@ class Outcome:
     answer: bool | None = None  # satisfiable?
     status: str = "ok"  # ok, timeout, unsupported, error, WRONG
     detail: str = ""
-
-
-def load_load() -> str:
-    try:
-        return Path("/proc/loadavg").read_text().strip()
-    except OSError:
-        return "unknown"
 
 
 def build_reference() -> Path:
@@ -209,7 +202,7 @@ def main(argv: list[str] | None = None) -> int:
             backend.first_solution(warm)  # compile numba kernels once, before forking
         except Exception as error:  # an unsupported backend is reported per case
             print(f"note: {backend!r} on the warm-up instance: {error}")
-    print(f"load before: {load_load()}")
+    print(f"load before: {load_average()}")
     print(f"machine: {machine()}")
     sides = [REFERENCE, *labels]
     outcomes: dict[tuple[str, str], Outcome] = {}
@@ -228,7 +221,7 @@ def main(argv: list[str] | None = None) -> int:
                               else o.status) for side in sides]
         print(f"{case.name} [{case.stratum}, paper {'SAT' if case.satisfiable else 'UNSAT'}] " + " | ".join(row),
               flush=True)
-    print(f"load after: {load_load()}")
+    print(f"load after: {load_average()}")
     return report(cases, sides, outcomes, args)
 
 

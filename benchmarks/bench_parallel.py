@@ -47,16 +47,7 @@ from nqueens_cp.parallel.executors import TaskExecutor
 from nqueens_cp.parallel.split import default_batches
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _common import machine
-
-
-def load() -> str:
-    """The 1, 5 and 15 minute load averages, where the system reports them."""
-    try:
-        return " ".join(f"{value:.2f}" for value in os.getloadavg())
-    except OSError:
-        return "unknown"
-
+from _common import load_average, machine
 
 #: Per side, the processor seconds its workers got in each timed run (see ``timed_count``).
 CPU: dict[int, list[float]] = {}
@@ -125,7 +116,7 @@ def main(argv: list[str] | None = None) -> int:
     instance = Instance(args.n)
     config = split_config(instance, args.backend, args.depth)
     backend = create_backend(args.backend)
-    print(f"machine: {machine()}; load average before: {load()}")
+    print(f"machine: {machine()}; load average before: {load_average()}")
     print(f"backend: {backend!r}; n={args.n}, {describe(config, instance)}; {args.repeat} timed run(s) per side")
 
     serial_started = time.perf_counter()
@@ -171,7 +162,7 @@ def main(argv: list[str] | None = None) -> int:
         rows.append(["dask x2", f"{median['dask x2']:.2f}", cores("dask x2"), f"{startups['dask x2']:.2f}",
                      f"dask / pool = {slowdown:.2f}", "<= 1.05", "yes" if met_dask else "NO"])
     print(tabulate(rows, headers=["run", "seconds (median)", "cores used", "start-up + warm-up s", "ratio", "target", "met"]))
-    print(f"load average after: {load()} (other processes on the machine take cores from the workers)")
+    print(f"load average after: {load_average()} (other processes on the machine take cores from the workers)")
 
     if args.big:
         big = Instance(args.big)

@@ -29,6 +29,9 @@ from typing import Callable
 from nqueens_cp import A000170, Instance
 from nqueens_cp.parallel import ParallelConfig, SplitRun, split_instance
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from _common import load_average
+
 
 def _timed(run: Callable[[], int], expected: int) -> float:
     started = time.perf_counter()
@@ -71,8 +74,8 @@ def main() -> int:
                 times.setdefault(name, []).append(_timed(run, expected))
     median = {name: statistics.median(values) for name, values in times.items()}
     subproblems = len(split_instance(instance, args.depth))
-    print(f"n={n} depth={args.depth}, median of {args.repeat}; load {os.getloadavg()[0]:.2f} "
-          f"{os.getloadavg()[1]:.2f} {os.getloadavg()[2]:.2f}; cores {os.cpu_count()} (sub-problems: {subproblems})")
+    print(f"n={n} depth={args.depth}, median of {args.repeat}; load {load_average()}; "
+          f"cores {os.cpu_count()} (sub-problems: {subproblems})")
     for name, seconds in median.items():
         print(f"  {name:13s} {seconds:8.3f} s")
     print(f"  checkpoint / plain        {median['checkpoint'] / median['plain']:.2f}")

@@ -219,17 +219,10 @@ def test_no_orphan_outlives_a_kill_9_of_the_run(tmp_path: Path, argv: list[str])
             os.kill(pid, signal.SIGKILL)
 
 
-class _PoolThatBreaksOnSecondSubmit:
-    """A stand-in pool: the first task completes, the second ``submit`` finds the pool broken
-    (a worker died after ``wait`` returned), as happens when a crash races a success."""
-
-    def __init__(self) -> None:
-        self.submitted = 0
+class _SynchronousPool:
+    """A stand-in pool whose tasks are done as soon as they are submitted."""
 
     def submit(self, fn: object, task: object) -> concurrent.futures.Future[object]:
-        self.submitted += 1
-        if self.submitted > 1:
-            raise BrokenProcessPool("a child process terminated abruptly")
         future: concurrent.futures.Future[object] = concurrent.futures.Future()
         future.set_result(("result of", task))
         return future
@@ -238,11 +231,18 @@ class _PoolThatBreaksOnSecondSubmit:
         pass
 
 
-class _SynchronousPool(_PoolThatBreaksOnSecondSubmit):
+class _PoolThatBreaksOnSecondSubmit(_SynchronousPool):
+    """The first task completes, the second ``submit`` finds the pool broken (a worker died after
+    ``wait`` returned), as happens when a crash races a success."""
+
+    def __init__(self) -> None:
+        self.submitted = 0
+
     def submit(self, fn: object, task: object) -> concurrent.futures.Future[object]:
-        future: concurrent.futures.Future[object] = concurrent.futures.Future()
-        future.set_result(("result of", task))
-        return future
+        self.submitted += 1
+        if self.submitted > 1:
+            raise BrokenProcessPool("a child process terminated abruptly")
+        return super().submit(fn, task)
 
 
 def test_a_pool_found_broken_at_submit_is_replaced_and_no_task_is_lost(monkeypatch: pytest.MonkeyPatch) -> None:
