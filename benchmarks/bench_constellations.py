@@ -15,12 +15,15 @@ Python's and numba's start-up and the generation of the constellations, as the C
 theirs. Sides run alternately, ``--repeat`` times each (medians). On a shared machine the wall
 times stretch with the load (printed before and after); the processor times stretch much less.
 
-``--parallel`` adds, per n, the serial command against ``--workers 2`` (target: serial / workers
->= 1.8) and Dask against ``--workers 2`` (target: <= 1.05) two ways: ``--executor dask --workers
-2``, which starts a local cluster (scheduler, two worker processes) inside the command and so pays
-its start-up, and ``--scheduler`` to a cluster already running (``dask scheduler`` and two
-``dask worker --nthreads 1`` on localhost, started by this script before the timing, as a user
-of a cluster would have them): the executor's own cost. Every count is checked against OEIS
+``--parallel`` adds, per n, the serial command against ``--workers 2`` (its default executor,
+two threads of one process; target: serial / workers >= 1.8) and against ``--workers 2
+--executor processes`` (a process pool), and Dask against the process pool (target: <= 1.05)
+two ways: ``--executor dask --workers 2``, which starts a local cluster inside the command (for
+this kernel one worker of two threads in the command's process) and so pays its start-up, and
+``--scheduler`` to a cluster already running (``dask scheduler`` and two ``dask worker --nthreads
+1`` processes on localhost, started by this script before the timing, as a user of a cluster
+would have them): the executor's own cost. That pair alternates on its own, while the cluster
+runs; the other sides alternate without it. Every count is checked against OEIS
 A000170. Their processor time is not comparable (the workers are not this
 script's children), so only wall times are given. As a yardstick of what two processes can get
 from the machine at that moment, ``C same`` is also run alone and twice at once, alternately:
@@ -189,26 +192,39 @@ def main(argv: list[str] | None = None) -> int:
             rows.append(ratio_row(f"n={n} serial / C same algorithm", times, "ours", "C same", "(numba vs C)", None))
             rows.append(ratio_row(f"n={n} C same / C faf", times, "C same", "C faf", "(info)", None))
         if args.parallel:
+            times = alternate(
+                {"serial": (ours(n), 0), "workers 2": (ours(n, "--workers", "2"), 0),
+                 "processes 2": (ours(n, "--workers", "2", "--executor", "processes"), 0),
+                 "dask 2": (ours(n, "--executor", "dask", "--workers", "2"), 0),
+                 "C same x1": (reference("ours", n), 1), "C same x2": (reference("ours", n), 1)},
+                args.repeat, n,
+            )
+            # Apart: the idle scheduler and workers of a running cluster take a little of the machine.
             with running_dask_cluster(2) as address:
-                times = alternate(
-                    {"serial": (ours(n), 0), "workers 2": (ours(n, "--workers", "2"), 0),
-                     "dask 2": (ours(n, "--executor", "dask", "--workers", "2"), 0),
-                     "dask running": (ours(n, "--scheduler", address), 0),
-                     "C same x1": (reference("ours", n), 1), "C same x2": (reference("ours", n), 1)},
+                beside_cluster = alternate(
+                    {"processes 2": (ours(n, "--workers", "2", "--executor", "processes"), 0),
+                     "dask running": (ours(n, "--scheduler", address), 0)},
                     args.repeat, n,
                 )
             available = 2 * statistics.median(times["C same x1"][0]) / statistics.median(times["C same x2"][0])
-            speedup = statistics.median(times["serial"][0]) / statistics.median(times["workers 2"][0])
-            met = speedup >= 1.8
-            rows.append([f"n={n} serial / --workers 2", f"{statistics.median(times['serial'][0]):.2f}",
-                         f"{statistics.median(times['workers 2'][0]):.2f}", f"{speedup:.3f}", "",
-                         ">= 1.8", "yes" if met else "NO", str(args.repeat)])
-            for side, label in (("dask running", "Dask, cluster running (2 workers)"),
-                                ("dask 2", "Dask, local cluster started by the command")):
-                dask_row = ratio_row(f"n={n} {label} / --workers 2", times, side, "workers 2", "<= 1.05",
-                                     partial(at_most, 1.05))
-                dask_row[4] = ""
-                rows.append(dask_row)
+            for side, label, target in (("workers 2", "--workers 2 (threads)", ">= 1.8"),
+                                        ("processes 2", "--workers 2 --executor processes", "(info)")):
+                speedup = statistics.median(times["serial"][0]) / statistics.median(times[side][0])
+                met = "" if target == "(info)" else "yes" if speedup >= 1.8 else "NO"
+                rows.append([f"n={n} serial / {label}", f"{statistics.median(times['serial'][0]):.2f}",
+                             f"{statistics.median(times[side][0]):.2f}", f"{speedup:.3f}", "",
+                             target, met, str(args.repeat)])
+            for runs, side, label in ((beside_cluster, "dask running", "Dask, cluster running (2 workers)"),
+                                      (times, "dask 2", "Dask, local cluster started by the command")):
+                for pool, pool_label, target, check in (
+                    ("processes 2", "process pool", "<= 1.05", partial(at_most, 1.05)),
+                    ("workers 2", "threads", "(info)", None),
+                ):
+                    if pool not in runs:
+                        continue
+                    dask_row = ratio_row(f"n={n} {label} / {pool_label}", runs, side, pool, target, check)
+                    dask_row[4] = ""
+                    rows.append(dask_row)
             rows.append([f"n={n} two C same at once: throughput vs one", "", "", f"{available:.3f}", "",
                          "(yardstick: 2.0 idle)", "", str(args.repeat)])
         print(f"n={n}: load after {load_average()}", flush=True)

@@ -80,7 +80,7 @@ def test_checkpointed_all_resumes_to_the_same_output(tmp_path: Path) -> None:
 
 def test_help_explains_both_meanings_of_workers() -> None:
     text = " ".join(run_cli("solve", "--help").stdout.split())
-    assert "number of parallel worker processes of a split run, for every backend" in text
+    assert "number of parallel workers of a split run, for every backend" in text
     assert "passed to the cpsat backend as its number of search workers" in text
     for flag in ("--executor", "--scheduler", "--split-depth", "--checkpoint", "--retries"):
         assert flag in text

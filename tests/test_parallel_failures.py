@@ -39,15 +39,18 @@ def attempts(state: Path) -> int:
 
 
 # A failure that ends the process (``exit``) cannot be survived in-process (workers = 1).
-@pytest.mark.parametrize(("workers", "mode"), [(1, "raise"), (2, "raise"), (2, "exit")])
-def test_failures_are_retried_and_the_count_is_exact(flaky: str, tmp_path: Path, workers: int, mode: str) -> None:
+@pytest.mark.parametrize(("workers", "mode", "executor"),
+                         [(1, "raise", None), (2, "raise", None), (2, "exit", None), (2, "raise", "threads")])
+def test_failures_are_retried_and_the_count_is_exact(
+    flaky: str, tmp_path: Path, workers: int, mode: str, executor: str | None
+) -> None:
     # A dying worker takes the pool's other running task down with it (charged one attempt too), so
     # that mode targets a single sub-problem: the others are charged at most twice, below the limit.
     depth = 2 if mode == "raise" else 1
     messages: list[str] = []
     options = {"state_dir": str(tmp_path), "failures": 2, "column": 1, "mode": mode}
-    run = SplitRun(Instance(8), flaky, options, config=ParallelConfig(split_depth=depth, workers=workers),
-                   notify=messages.append)
+    config = ParallelConfig(split_depth=depth, workers=workers, executor=executor)
+    run = SplitRun(Instance(8), flaky, options, config=config, notify=messages.append)
     assert run.count().count == A000170[8]
     targeted = [s for s in split_instance(Instance(8), depth).subproblems if s.prefix[0] == 1]
     assert attempts(tmp_path) == 3 * len(targeted)  # two failures and a success each

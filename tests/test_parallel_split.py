@@ -153,7 +153,7 @@ def test_bad_requests_are_refused_before_starting() -> None:
     with pytest.raises(NQueensError):
         SplitRun(Instance(6), "bitboard", {"nope": 1})
     with pytest.raises(NQueensError):
-        SplitRun(Instance(6), "bitboard", config=ParallelConfig(executor="threads"))
+        SplitRun(Instance(6), "bitboard", config=ParallelConfig(executor="fibers"))
     with pytest.raises(NQueensError):
         SplitRun(Instance(6), "bitboard", config=ParallelConfig(max_attempts=0))
     with pytest.raises(NQueensError):

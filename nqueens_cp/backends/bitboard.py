@@ -135,6 +135,11 @@ class BitboardBackend(Backend):
             return constellations.small_board_count(n)
         return self.count_constellation_batch(n, 0, 1)
 
+    def batch_count_releases_gil(self, n: int) -> bool:
+        """Whether :meth:`count_constellation_batch` of n runs the compiled kernel, which releases
+        the GIL (so threads of one process count batches side by side). Imports nothing."""
+        return PYTHON_COUNT_MAX_N < n <= COMPILED_MAX_N and self.options["kernel"] == "compiled"
+
     def count_constellation_batch(self, n: int, index: int, batches: int) -> constellations.ConstellationCount:
         """Solutions and classes contributed by batch ``index`` of ``batches`` of the start
         constellations of the empty n x n board (see :func:`constellations.batch`); the batches of

@@ -17,7 +17,7 @@ from .output import emit_solution
 
 #: ``--workers`` help on ``solve``: the flag has two meanings, told apart by the task.
 WORKERS_HELP = (
-    "with --count or --all: the number of parallel worker processes of a split run, for every "
+    "with --count or --all: the number of parallel workers of a split run, for every "
     "backend (W > 1 splits the instance; default 1); for the first-solution search (no --count/--all): "
     "passed to the cpsat backend as its number of search workers (other backends have none)"
 )
@@ -45,9 +45,11 @@ def add_parallel_arguments(parser: argparse.ArgumentParser) -> None:
     )
     group.add_argument(
         "--executor",
-        choices=("processes", "dask"),
-        help="where sub-problems run: a local process pool (default when --workers > 1), or Dask "
-        "distributed (a local cluster of --workers processes, default 2, or the one at --scheduler)",
+        choices=("threads", "processes", "dask"),
+        help="where sub-problems run: threads of this process (default with --workers > 1 for a "
+        "--count by the compiled constellation kernel, which releases the GIL), a local process pool "
+        "(default for the others), or Dask distributed (a local cluster of --workers, default 2, "
+        "threads or processes as above, or the one at --scheduler)",
     )
     group.add_argument(
         "--scheduler",
@@ -119,7 +121,7 @@ def run_split(args: argparse.Namespace, instance: Instance, options: dict[str, A
         raise NQueensError("--limit cannot be combined with a split run (--workers > 1, --split-depth, ...)")
     if args.batches is not None and not args.count:
         raise NQueensError("--batches splits a --count (use --split-depth to split --all)")
-    if args.scheduler is not None and args.executor == "processes":
+    if args.scheduler is not None and args.executor in ("threads", "processes"):
         raise NQueensError("--scheduler is a Dask address: use it with --executor dask (or alone)")
     executor = args.executor
     workers = args.workers if args.workers is not None else 1

@@ -1,4 +1,4 @@
-"""Where sub-problems run: in this process, in a local process pool, or on a Dask cluster.
+"""Where sub-problems run: in this process, in threads of it, in a local process pool, or on a Dask cluster.
 
 Every executor offers one operation, :meth:`TaskExecutor.outcomes`: it takes tasks from the left
 of a deque, keeps a bounded number of them in flight, and yields an :class:`Outcome` for each as
@@ -6,6 +6,10 @@ it finishes (in completion order). The caller may append tasks to the deque betw
 failed task is put back this way to be retried), and the iteration ends when the deque is empty
 and nothing is in flight. A task that raises, or whose worker process dies, comes back as an
 outcome with ``error`` set; it never ends the iteration.
+
+Threads serve tasks whose search releases the GIL (the compiled constellation kernel): they share
+this process's imports and compiled code, where each pool worker loads its own. Every other task
+needs processes to run side by side.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ import ctypes
 import importlib
 import multiprocessing
 import os
+import queue as queues
 import signal
 import sys
 import threading
@@ -34,7 +39,7 @@ from .tasks import SubResult, SubTask, solve_subproblem
 WORKER_DIED = "a worker process died while this sub-problem was running"
 
 #: The executor names ``--executor`` accepts.
-EXECUTOR_NAMES: tuple[str, ...] = ("inline", "processes", "dask")
+EXECUTOR_NAMES: tuple[str, ...] = ("inline", "threads", "processes", "dask")
 
 
 @dataclass(frozen=True)
@@ -90,16 +95,92 @@ class InlineExecutor(TaskExecutor):
 
     def outcomes(self, queue: deque[SubTask]) -> Iterator[Outcome]:
         while queue:
-            task = queue.popleft()
-            try:
-                result = solve_subproblem(task)
-            except Exception as error:
-                yield Outcome(task, None, _describe(error))
-            else:
-                yield Outcome(task, result)
+            yield _attempt(queue.popleft())
 
     def close(self) -> None:
         """Nothing to release: tasks ran in this process."""
+
+
+def _attempt(task: SubTask) -> Outcome:
+    """Run ``task`` here and now; whatever it raises becomes the outcome's error."""
+    try:
+        return Outcome(task, solve_subproblem(task))
+    except Exception as error:
+        return Outcome(task, None, _describe(error))
+
+
+class _Crew:
+    """Daemon threads taking tasks from one inbox and putting outcomes in one outbox.
+
+    A crew whose run stopped early is abandoned, not joined: its threads finish the task at hand
+    (a compiled search cannot be interrupted), drop the outcome and end, or end with the process.
+    """
+
+    def __init__(self, workers: int) -> None:
+        self.inbox: queues.SimpleQueue[SubTask | None] = queues.SimpleQueue()
+        self.outbox: queues.SimpleQueue[Outcome] = queues.SimpleQueue()
+        self.threads = [
+            threading.Thread(target=self._work, name=f"nqueens-cp-worker-{i}", daemon=True) for i in range(workers)
+        ]
+        for thread in self.threads:
+            thread.start()
+
+    def _work(self) -> None:
+        while (task := self.inbox.get()) is not None:
+            try:
+                outcome = _attempt(task)
+            except BaseException as error:  # SystemExit and the like: reported, or the run would wait forever
+                outcome = Outcome(task, None, _describe(error))
+            self.outbox.put(outcome)
+
+    def dismiss(self) -> None:
+        """Let every thread end once its current task (if any) is done."""
+        for _ in self.threads:
+            self.inbox.put(None)
+
+
+class ThreadTaskExecutor(TaskExecutor):
+    """``workers`` threads of this process (default for counts by the compiled constellation kernel).
+
+    No process to start, to load the kernel into, or to outlive the run; only tasks that release
+    the GIL run side by side. A task that raises is reported like in a pool; a crash of the
+    search itself would end the process (the compiled kernels check their inputs before they run).
+    """
+
+    def __init__(self, workers: int) -> None:
+        if workers < 1:
+            raise NQueensError(f"--workers must be >= 1, got {workers}")
+        self.workers = workers
+        self.description = f"{workers} thread{'s' if workers != 1 else ''}"
+        self._crew: _Crew | None = None  # started at the first task
+        self._in_flight = 0
+
+    @property
+    def capacity(self) -> int:
+        return self.workers
+
+    def outcomes(self, queue: deque[SubTask]) -> Iterator[Outcome]:
+        if self._in_flight:
+            # Left over from a run that stopped early: their results belong to nobody now.
+            self._dismiss()
+        while queue or self._in_flight:
+            if self._crew is None:
+                self._crew = _Crew(self.workers)
+            while queue and self._in_flight < self.workers:
+                self._crew.inbox.put(queue.popleft())
+                self._in_flight += 1
+            outcome = self._crew.outbox.get()
+            self._in_flight -= 1
+            yield outcome
+
+    def close(self) -> None:
+        self._dismiss()
+
+    def _dismiss(self) -> None:
+        if self._crew is not None:
+            self._crew.dismiss()
+        self._crew = None
+        self._in_flight = 0
 
 
 #: ``prctl`` option: the signal a process gets when its parent exits (linux/prctl.h).
@@ -264,13 +345,14 @@ class ProcessPoolTaskExecutor(TaskExecutor):
 class DaskExecutor(TaskExecutor):
     """Tasks on a Dask ``distributed`` cluster: a new local one, or an existing one at ``scheduler``.
 
-    Without ``scheduler`` a ``LocalCluster`` of ``workers`` single-threaded worker processes is
-    started and shut down afterwards. With ``scheduler`` (``tcp://host:8786``) the client connects
-    to that cluster, whose workers must have ``nqueens-cp`` installed; ``workers`` is then ignored.
-    Up to twice the cluster's thread count of tasks is submitted at a time.
+    Without ``scheduler`` a ``LocalCluster`` is started and shut down afterwards: ``workers``
+    single-threaded worker processes, or with ``in_process`` (for tasks that release the GIL) one
+    worker of ``workers`` threads inside this process. With ``scheduler`` (``tcp://host:8786``) the
+    client connects to that cluster, whose workers must have ``nqueens-cp`` installed; ``workers``
+    is then ignored. Up to twice the cluster's thread count of tasks is submitted at a time.
     """
 
-    def __init__(self, scheduler: str | None = None, workers: int = 2) -> None:
+    def __init__(self, scheduler: str | None = None, workers: int = 2, *, in_process: bool = False) -> None:
         try:
             # Imported as Any: distributed's own annotations are partial.
             distributed: Any = importlib.import_module("distributed")
@@ -283,16 +365,26 @@ class DaskExecutor(TaskExecutor):
             if scheduler is None:
                 if workers < 1:
                     raise NQueensError(f"--workers must be >= 1, got {workers}")
-                self._cluster = distributed.LocalCluster(
-                    n_workers=workers,
-                    threads_per_worker=1,
-                    processes=True,
-                    dashboard_address=None,
-                    silence_logs=50,
-                    preload=["nqueens_cp.parallel.dask_preload"],  # Ctrl-C: no worker tracebacks
-                )
+                if in_process:
+                    self._cluster = distributed.LocalCluster(
+                        n_workers=1,
+                        threads_per_worker=workers,
+                        processes=False,
+                        dashboard_address=None,
+                        silence_logs=50,
+                    )
+                    self.description = f"Dask local cluster (one worker of {workers} threads in this process)"
+                else:
+                    self._cluster = distributed.LocalCluster(
+                        n_workers=workers,
+                        threads_per_worker=1,
+                        processes=True,
+                        dashboard_address=None,
+                        silence_logs=50,
+                        preload=["nqueens_cp.parallel.dask_preload"],  # Ctrl-C: no worker tracebacks
+                    )
+                    self.description = f"Dask local cluster ({workers} worker processes)"
                 self._client: Any = distributed.Client(self._cluster)
-                self.description = f"Dask local cluster ({workers} worker processes)"
             else:
                 self._client = distributed.Client(scheduler, timeout="20s")
                 self.description = f"Dask cluster at {scheduler}"
@@ -354,12 +446,17 @@ class DaskExecutor(TaskExecutor):
             self._cluster.close()
 
 
-def make_executor(name: str, *, workers: int = 1, scheduler: str | None = None) -> TaskExecutor:
-    """The executor called ``name`` (one of :data:`EXECUTOR_NAMES`)."""
+def make_executor(
+    name: str, *, workers: int = 1, scheduler: str | None = None, in_process: bool = False
+) -> TaskExecutor:
+    """The executor called ``name`` (one of :data:`EXECUTOR_NAMES`); ``in_process``: a local Dask
+    cluster of threads in this process (for tasks that release the GIL)."""
     if name == "inline":
         return InlineExecutor()
+    if name == "threads":
+        return ThreadTaskExecutor(workers)
     if name == "processes":
         return ProcessPoolTaskExecutor(workers)
     if name == "dask":
-        return DaskExecutor(scheduler, workers)
+        return DaskExecutor(scheduler, workers, in_process=in_process)
     raise NQueensError(f"unknown executor {name!r} (choose from {', '.join(EXECUTOR_NAMES)})")

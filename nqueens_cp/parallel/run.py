@@ -63,8 +63,9 @@ if TYPE_CHECKING:
 class ParallelConfig:
     """How to run a split.
 
-    ``workers``: worker processes (local pool or local Dask cluster). ``executor``: ``"inline"``,
-    ``"processes"`` or ``"dask"``; None picks ``processes`` when ``workers > 1``, else ``inline``.
+    ``workers``: workers (threads, processes of a local pool, or of a local Dask cluster).
+    ``executor``: ``"inline"``, ``"threads"``, ``"processes"`` or ``"dask"``; None picks ``inline``
+    for one worker, else ``threads`` for tasks that release the GIL and ``processes`` for the others.
     ``scheduler``: address of an existing Dask scheduler (implies ``dask``). ``split_depth``: rows
     fixed per sub-problem; None takes the checkpoint's depth when resuming, else the smallest depth
     giving at least 16 sub-problems per worker. ``checkpoint``: SQLite file to commit results to
@@ -101,16 +102,18 @@ class ParallelConfig:
         require_str(self.verify_with, "ParallelConfig.verify_with", optional=True)
         require_int(self.batches, "ParallelConfig.batches", minimum=1, optional=True)
 
-    def executor_name(self) -> str:
-        """The executor this configuration runs on."""
+    def executor_name(self, releases_gil: bool = False) -> str:
+        """The executor this configuration runs tasks on (``releases_gil``: whether they release the GIL)."""
         if self.executor is not None:
             return self.executor
         if self.scheduler is not None:
             return "dask"
-        return "processes" if self.workers > 1 else "inline"
+        if self.workers == 1:
+            return "inline"
+        return "threads" if releases_gil else "processes"
 
 
-#: Local worker processes allowed per core: more only adds processes fighting for the cores.
+#: Local workers allowed per core: more only adds processes or threads fighting for the cores.
 MAX_WORKERS_PER_CORE = 8
 
 
@@ -121,7 +124,7 @@ def _check_local_workers(config: ParallelConfig) -> None:
     limit = MAX_WORKERS_PER_CORE * (os.cpu_count() or 1)
     if config.workers > limit:
         raise NQueensError(
-            f"--workers {config.workers}: at most {limit} local worker processes on this machine "
+            f"--workers {config.workers}: at most {limit} local workers on this machine "
             f"({MAX_WORKERS_PER_CORE} per core); use a Dask cluster (--scheduler) for more"
         )
 
@@ -296,6 +299,13 @@ class SplitRun:
             return False
         header = read_header(self.config.checkpoint) if self.config.checkpoint is not None else None
         return header is None or header.get("split") == "constellations"
+
+    def _releases_gil(self, checking: bool = False) -> bool:
+        """Whether this run's tasks (``checking``: the cross-checker's) release the GIL, so threads
+        run them side by side: counts of constellation batches by a compiled kernel."""
+        backend = self._checker if checking else self._backend
+        compiled = getattr(backend, "batch_count_releases_gil", None)
+        return self._counts_constellations() and callable(compiled) and bool(compiled(self.instance.n))
 
     def _batches_from_checkpoint(self) -> int | None:
         header = read_header(self.config.checkpoint) if self.config.checkpoint is not None else None
@@ -547,24 +557,28 @@ class SplitRun:
     def _recount(self, plan: SplitPlan) -> dict[int, int]:
         """Every sub-problem's count by the cross-checking backend (failed ones left out)."""
         queue = deque(self._check_task(sub) for sub in plan.subproblems)
-        executor = self._make_executor()
+        executor = self._make_executor(checking=True)
         try:
             return {o.task.index: o.result.count for o in executor.outcomes(queue) if o.result is not None}
         finally:
             if executor is not self._shared_executor:
                 executor.close()
 
-    def _make_executor(self) -> TaskExecutor:
+    def _make_executor(self, checking: bool = False) -> TaskExecutor:
         if self._shared_executor is not None:
             return self._shared_executor
+        releases_gil = self.config.executor in (None, "dask") and self._releases_gil(checking)
         return make_executor(
-            self.config.executor_name(), workers=self.config.workers, scheduler=self.config.scheduler
+            self.config.executor_name(releases_gil),
+            workers=self.config.workers,
+            scheduler=self.config.scheduler,
+            in_process=releases_gil,
         )
 
     def _executor_description(self) -> str:
         if self._shared_executor is not None:
             return self._shared_executor.description
-        return self.config.executor_name()
+        return self.config.executor_name(self._releases_gil())
 
     def _finished_plan(self) -> SplitPlan:
         if self.plan is None:

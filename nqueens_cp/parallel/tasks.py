@@ -42,8 +42,8 @@ class SubTask:
 class SubResult:
     """What a worker found for one sub-problem: the count, and the packed solutions if asked for.
 
-    ``seconds`` is the wall time the worker spent on it, ``cpu_seconds`` the processor time it got
-    (lower on a busy machine; not kept in checkpoints), ``worker`` is ``host:pid``.
+    ``seconds`` is the wall time the worker spent on it, ``cpu_seconds`` the processor time its
+    thread got (lower on a busy machine; not kept in checkpoints), ``worker`` is ``host:pid``.
     """
 
     index: int
@@ -79,7 +79,7 @@ def unpack_solutions(packed: bytes, n: int, count: int) -> Iterator[Solution]:
 
 def solve_subproblem(task: SubTask) -> SubResult:
     """Run one task (in whatever process the executor chose) and return its result."""
-    started, cpu_started = time.perf_counter(), time.process_time()
+    started, cpu_started = time.perf_counter(), time.thread_time()
     backend = task.backend(**dict(task.options))
     packed: bytes | None = None
     if task.batch is not None:
@@ -101,5 +101,5 @@ def solve_subproblem(task: SubTask) -> SubResult:
         packed=packed,
         seconds=time.perf_counter() - started,
         worker=f"{socket.gethostname()}:{os.getpid()}",
-        cpu_seconds=time.process_time() - cpu_started,
+        cpu_seconds=time.thread_time() - cpu_started,
     )
