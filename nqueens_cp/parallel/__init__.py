@@ -3,7 +3,7 @@
 * :mod:`.split`: sub-problems from fixing the queens of the first rows, with the first-row mirror;
   or, for counts of an empty board, batches of start constellations (the full symmetry kept).
 * :mod:`.tasks`: the picklable unit of work and the function a worker runs.
-* :mod:`.executors`: this process, a local process pool, or Dask ``distributed``.
+* :mod:`.executors`: this process, threads of it, a local process pool, or Dask ``distributed``.
 * :mod:`.checkpoint`: results kept in memory or committed one by one to an SQLite file.
 * :mod:`.run`: :class:`SplitRun`, which ties them together with retries and progress.
 
@@ -11,7 +11,14 @@ Nothing here imports Dask until a Dask executor is made.
 """
 
 from .checkpoint import CheckpointStore, MemoryStore, ResultStore
-from .executors import EXECUTOR_NAMES, DaskExecutor, InlineExecutor, ProcessPoolTaskExecutor, make_executor
+from .executors import (
+    EXECUTOR_NAMES,
+    DaskExecutor,
+    InlineExecutor,
+    ProcessPoolTaskExecutor,
+    ThreadTaskExecutor,
+    make_executor,
+)
 from .run import ParallelConfig, SolvedSubProblem, SplitCount, SplitRun
 from .split import (
     SplitPlan,
@@ -41,6 +48,7 @@ __all__ = [
     "SubProblem",
     "SubResult",
     "SubTask",
+    "ThreadTaskExecutor",
     "default_batches",
     "default_depth",
     "expand",
