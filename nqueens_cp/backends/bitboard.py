@@ -146,8 +146,9 @@ class BitboardBackend(Backend):
         one ``batches`` add up to the board's counts. Pure Python up to ``PYTHON_COUNT_MAX_N`` or
         with ``kernel=python``, else the compiled kernel."""
         items = constellations.batch(constellations.constellations(n), index, batches)
-        if n <= PYTHON_COUNT_MAX_N or self._kernel(Instance(n)) is None:
+        if not self.batch_count_releases_gil(n):
             return constellations.count_batch(n, items)
+        self._kernel(Instance(n))  # without numba: the backend's one-line "needs numba" error
         from ..searches import constellations_kernel
 
         return constellations_kernel.count_batch(n, items)

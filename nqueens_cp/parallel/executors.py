@@ -365,26 +365,19 @@ class DaskExecutor(TaskExecutor):
             if scheduler is None:
                 if workers < 1:
                     raise NQueensError(f"--workers must be >= 1, got {workers}")
-                if in_process:
-                    self._cluster = distributed.LocalCluster(
-                        n_workers=1,
-                        threads_per_worker=workers,
-                        processes=False,
-                        dashboard_address=None,
-                        silence_logs=50,
-                    )
-                    self.description = f"Dask local cluster (one worker of {workers} threads in this process)"
-                else:
-                    self._cluster = distributed.LocalCluster(
-                        n_workers=workers,
-                        threads_per_worker=1,
-                        processes=True,
-                        dashboard_address=None,
-                        silence_logs=50,
-                        preload=["nqueens_cp.parallel.dask_preload"],  # Ctrl-C: no worker tracebacks
-                    )
-                    self.description = f"Dask local cluster ({workers} worker processes)"
+                shape: dict[str, Any] = (
+                    {"n_workers": 1, "threads_per_worker": workers, "processes": False}
+                    if in_process
+                    else {"n_workers": workers, "threads_per_worker": 1, "processes": True,
+                          "preload": ["nqueens_cp.parallel.dask_preload"]}  # Ctrl-C: no worker tracebacks
+                )
+                self._cluster = distributed.LocalCluster(dashboard_address=None, silence_logs=50, **shape)
                 self._client: Any = distributed.Client(self._cluster)
+                self.description = (
+                    f"Dask local cluster (one worker of {workers} threads in this process)"
+                    if in_process
+                    else f"Dask local cluster ({workers} worker processes)"
+                )
             else:
                 self._client = distributed.Client(scheduler, timeout="20s")
                 self.description = f"Dask cluster at {scheduler}"

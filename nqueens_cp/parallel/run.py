@@ -567,7 +567,7 @@ class SplitRun:
     def _make_executor(self, checking: bool = False) -> TaskExecutor:
         if self._shared_executor is not None:
             return self._shared_executor
-        releases_gil = self.config.executor in (None, "dask") and self._releases_gil(checking)
+        releases_gil = self._releases_gil(checking)
         return make_executor(
             self.config.executor_name(releases_gil),
             workers=self.config.workers,
