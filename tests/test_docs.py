@@ -108,7 +108,7 @@ def test_a_new_option_shows_without_touching_the_docs() -> None:
     extra.add_argument("--shiny", metavar="X", help="an option made up for this test, with * and <tags>")
     reference = cli_reference.render_cli_reference(parser)
     assert missing_from_reference(parser, reference) == []
-    assert r"with \* and \<tags\>" in _sections(reference)["nqueens-cp brand-new"]
+    assert r"with \* and &lt;tags&gt;" in _sections(reference)["nqueens-cp brand-new"]
 
 
 def test_the_cli_page_holds_the_marker_and_mkdocs_runs_the_hooks() -> None:

@@ -17,9 +17,10 @@ from typing import Any
 MARKER = "<!-- cli-reference -->"
 
 #: Width the usage lines are wrapped at (``--help`` wraps at the terminal's).
-USAGE_WIDTH = 88
+USAGE_WIDTH = 76
 
-_SPECIAL = re.compile(r"([\\*_\[\]<>#|])")
+_SPECIAL = re.compile(r"([\\*_\[\]#|])")
+_ENTITIES = {"<": "&lt;", ">": "&gt;"}  # Markdown has no backslash escape for these
 _CODE_SPAN = re.compile(r"(`[^`]+`)")
 
 
@@ -27,7 +28,8 @@ def escape(text: str) -> str:
     """Help text as Markdown: characters Markdown would read as markup escaped, `code spans` kept."""
     parts = _CODE_SPAN.split(" ".join(text.split()))
     return "".join(part if part.startswith("`") and part.endswith("`") and len(part) > 1
-                   else _SPECIAL.sub(r"\\\1", part) for part in parts)
+                   else re.sub("[<>]", lambda m: _ENTITIES[m.group()], _SPECIAL.sub(r"\\\1", part))
+                   for part in parts)
 
 
 def subcommands(parser: argparse.ArgumentParser) -> list[tuple[str, argparse.ArgumentParser, str | None]]:
