@@ -31,6 +31,7 @@ def _load(name: str) -> ModuleType:
 
 cli_reference = _load("cli_reference")
 nav_extra = _load("nav_extra")
+repo_links = _load("repo_links")
 
 
 def _commands(parser: argparse.ArgumentParser, prefix: str) -> list[tuple[str, argparse.ArgumentParser]]:
@@ -114,7 +115,7 @@ def test_a_new_option_shows_without_touching_the_docs() -> None:
 def test_the_cli_page_holds_the_marker_and_mkdocs_runs_the_hooks() -> None:
     assert cli_reference.MARKER in (DOCS / "cli.md").read_text(encoding="utf-8")
     config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
-    for hook in ("docs/hooks/cli_reference.py", "docs/hooks/nav_extra.py"):
+    for hook in ("docs/hooks/cli_reference.py", "docs/hooks/nav_extra.py", "docs/hooks/repo_links.py"):
         assert hook in config
     page = cli_reference.on_page_markdown((DOCS / "cli.md").read_text(encoding="utf-8"), None, None, None)
     assert cli_reference.MARKER not in page and "## `nqueens-cp solve`" in page
@@ -136,3 +137,9 @@ def test_pages_nav_leaves_out_are_collected(tmp_path: Path) -> None:
     assert nav_extra.unlisted_pages(tmp_path, nav) == ["local-search.md"]
     config = nav_extra.on_config({"nav": nav, "docs_dir": str(tmp_path)})
     assert config["nav"][-1] == {nav_extra.SECTION: ["local-search.md"]}
+
+
+def test_links_to_included_files_point_at_their_pages() -> None:
+    text = "See [the models](../models/README.md#the-at-most-one-encodings) and [figures](../benchmarks/RESULTS.md)."
+    assert repo_links.rewrite(text) == "See [the models](models.md#the-at-most-one-encodings) and [figures](results.md)."
+    assert repo_links.rewrite("[other](../tests/x.md)") == "[other](../tests/x.md)"
