@@ -121,9 +121,17 @@ def test_the_cli_page_holds_the_marker_and_mkdocs_runs_the_hooks() -> None:
     assert cli_reference.MARKER not in page and "## `nqueens-cp solve`" in page
 
 
-@pytest.mark.parametrize("included", ["models/README.md", "benchmarks/RESULTS.md"])
+@pytest.mark.parametrize(
+    "included",
+    [
+        "models/README.md",
+        "benchmarks/RESULTS.md",
+        "examples/nqueens-cp-example-backend/pyproject.toml",
+        "examples/nqueens-cp-example-backend/src/nqcp_example/backend.py",
+    ],
+)
 def test_included_files_are_included_not_copied(included: str) -> None:
-    """The models reference and the results are snippets of the files themselves, which exist."""
+    """The models reference, the results and the example package are the files themselves, included."""
     pages = "".join(path.read_text(encoding="utf-8") for path in DOCS.glob("*.md"))
     assert f'--8<-- "{included}"' in pages
     assert (ROOT / included).is_file()
