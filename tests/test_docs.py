@@ -151,3 +151,21 @@ def test_links_to_included_files_point_at_their_pages() -> None:
     text = "See [the models](../models/README.md#the-at-most-one-encodings) and [figures](../benchmarks/RESULTS.md)."
     assert repo_links.rewrite(text) == "See [the models](models.md#the-at-most-one-encodings) and [figures](results.md)."
     assert repo_links.rewrite("[other](../tests/x.md)") == "[other](../tests/x.md)"
+
+
+def test_every_backend_option_is_on_the_backends_page() -> None:
+    """Each built-in backend's options (not argparse's: ``-O KEY=VALUE``) are rendered from its option specs."""
+    from nqueens_cp.backends.registry import backend_class
+
+    assert cli_reference.BACKEND_OPTIONS_MARKER in (DOCS / "backends.md").read_text(encoding="utf-8")
+    rendered = cli_reference.render_backend_options()
+    sections = dict(
+        zip(*[iter(re.split(r"^### `([^`]+)` options\s*$", rendered, flags=re.MULTILINE)[1:])] * 2, strict=True)
+    )
+    names = [name for name, _ in cli_reference.builtin_backends()]
+    assert {"backtrack", "bitboard", "cpsat", "sat", "minizinc"} <= set(names)
+    assert set(sections) == set(names)
+    for name in names:
+        for spec in backend_class(name).option_specs:
+            assert re.search(rf"^- `(?:-O {spec.name}=|--{spec.name.replace('_', '-')} )", sections[name], re.MULTILINE), (
+                name, spec.name)

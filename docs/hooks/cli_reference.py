@@ -6,6 +6,10 @@ the top-level command, then every sub-command (and any sub-command of those) wit
 description, every argument group with each option's flags, metavar and help (``%(default)s``
 expanded, as ``--help`` shows it), and its epilog. Only argparse and the package are imported,
 so ``tests/test_docs.py`` calls the same function without MkDocs.
+
+The backends' own options (``-O KEY=VALUE``, or a flag of their own) are not argparse options: a
+page holding ``<!-- backend-options -->`` gets them from each built-in backend's ``option_specs``
+(:func:`render_backend_options`), as ``nqueens-cp backends`` prints them.
 """
 
 from __future__ import annotations
@@ -15,6 +19,9 @@ import re
 from typing import Any
 
 MARKER = "<!-- cli-reference -->"
+
+#: A page holding this line gets every built-in backend's options (:func:`render_backend_options`).
+BACKEND_OPTIONS_MARKER = "<!-- backend-options -->"
 
 #: Width the usage lines are wrapped at (``--help`` wraps at the terminal's).
 USAGE_WIDTH = 76
@@ -143,8 +150,44 @@ def render_cli_reference(parser: argparse.ArgumentParser | None = None) -> str:
     return "\n".join(lines).rstrip() + "\n"
 
 
+def builtin_backends() -> list[tuple[str, Any]]:
+    """``(name, class)`` of every backend of this package (another installed package's are left out)."""
+    from nqueens_cp.backends.registry import backend_class, backend_names
+
+    found = []
+    for name in backend_names():
+        try:
+            cls = backend_class(name)
+        except Exception:  # another package's backend that does not load: not documented here
+            continue
+        if cls.__module__.startswith("nqueens_cp."):
+            found.append((name, cls))
+    return found
+
+
+def render_backend_options() -> str:
+    """Every built-in backend's summary and options (flag or ``-O``, default, allowed values, help)."""
+    from nqueens_cp.cli.backends import option_usage
+
+    lines: list[str] = []
+    for name, cls in builtin_backends():
+        lines += [f"### `{name}` options", "", escape(cls.summary), ""]
+        if not cls.option_specs:
+            lines += ["No options.", ""]
+            continue
+        for spec in cls.option_specs:
+            facts = [f"default `{spec.default}`"]
+            if spec.choices:
+                facts.append("one of: " + ", ".join(f"`{choice}`" for choice in spec.choices))
+            lines.append(f"- `{option_usage(spec)}` ({'; '.join(facts)}): {escape(spec.help)}")
+        lines.append("")
+    return "\n".join(lines).rstrip() + "\n"
+
+
 def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
-    """MkDocs hook: put the generated reference where a page holds :data:`MARKER`."""
-    if MARKER not in markdown:
-        return markdown
-    return markdown.replace(MARKER, render_cli_reference())
+    """MkDocs hook: put the generated reference where a page holds :data:`MARKER` (or the backends' options)."""
+    if MARKER in markdown:
+        markdown = markdown.replace(MARKER, render_cli_reference())
+    if BACKEND_OPTIONS_MARKER in markdown:
+        markdown = markdown.replace(BACKEND_OPTIONS_MARKER, render_backend_options())
+    return markdown
