@@ -76,10 +76,11 @@ def reference_boards(n: int) -> Iterator[Board]:
 
 def backend_boards(n: int, config: str) -> Iterator[Board]:
     """The ``sat`` backend's enumeration in configuration ``config`` (e.g. ``sat:solver=glucose4``)."""
-    from nqueens_cp.backends.registry import create_backend, parse_config
+    from nqueens_cp.backends.configuration import Configuration
+    from nqueens_cp.backends.registry import create_backend
     from nqueens_cp.instance import Instance
 
-    name, options = parse_config(config)
+    name, options = Configuration.split(config)
     return create_backend(name, **options).solutions(Instance(n))
 
 

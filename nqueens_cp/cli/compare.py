@@ -188,14 +188,10 @@ def _task(args: argparse.Namespace, make_task: Any) -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..backends.configuration import Configuration
     from ..errors import OutputError
     from ..harness.comparison import ComparisonRequest, run_comparison
-    from ..harness.configs import (
-        default_configuration_texts,
-        parse_configuration,
-        parse_configurations,
-        split_list,
-    )
+    from ..harness.configs import default_configuration_texts, parse_configurations, split_list
     from ..harness.results import ComparisonResults
     from ..harness.runner import RunRequest, default_memory_limit_mb
     from ..harness.tasks import make_task
@@ -213,7 +209,7 @@ def run(args: argparse.Namespace) -> int:
     labels = [c.label for c in configurations]
     baseline = labels[0]
     if args.baseline is not None:
-        baseline = parse_configuration(args.baseline).label
+        baseline = Configuration.parse(args.baseline).label
         if baseline not in labels:
             from . import UsageError
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import dataclasses
+import enum
 import io
 import json
 import types
@@ -25,11 +26,49 @@ from .tasks import TaskInfo
 #: Version of the JSON layout; bump it when a field changes meaning or disappears.
 SCHEMA_VERSION = 1
 
-#: What became of a run.
-RUN_STATUSES = ("ok", "timeout", "oom", "error", "skipped")
-#: What became of a check.
-PASS, FAIL, NOT_RUN = "pass", "fail", "not run"
-CHECK_STATUSES = (PASS, FAIL, NOT_RUN)
+class _Status(str, enum.Enum):
+    """A status that is its own value wherever it is written (text, JSON, CSV)."""
+
+    def __str__(self) -> str:
+        return str(self.value)
+
+
+class RunStatus(_Status):
+    """What became of a run (the values are what saved results hold)."""
+
+    #: The backend answered (the answer is then checked, see :class:`Check`).
+    ANSWERED = "ok"
+    #: The backend raised, or its worker died (a crash inside a native solver).
+    FAILED = "error"
+    #: No answer within the timeout; the worker was killed.
+    TIMED_OUT = "timeout"
+    #: The worker went over the memory limit (or raised ``MemoryError``).
+    OUT_OF_MEMORY = "oom"
+    #: The backend refused the run before building anything (``ModelTooLargeError``).
+    REFUSED = "refused"
+    #: Not run: the configuration gave up (timed out, ran out of memory, was refused) on this
+    #: instance or a smaller board; the reason says where.
+    SKIPPED = "skipped"
+
+
+#: The statuses after which a configuration gives up, with how a skipped run's reason says it.
+GAVE_UP: dict[RunStatus, str] = {
+    RunStatus.TIMED_OUT: "timed out",
+    RunStatus.OUT_OF_MEMORY: "out of memory",
+    RunStatus.REFUSED: "refused",
+}
+
+
+class CheckStatus(_Status):
+    """What became of a check (the values are what saved results hold)."""
+
+    PASS = "pass"
+    FAIL = "fail"
+    #: The check could not be made (no answer to check, no published count, one answer alone).
+    NOT_RUN = "not run"
+
+
+PASS, FAIL, NOT_RUN = CheckStatus.PASS, CheckStatus.FAIL, CheckStatus.NOT_RUN
 
 
 @dataclass(frozen=True)
@@ -44,7 +83,7 @@ class RunRecord:
     config: str
     n: int
     repetition: int
-    status: str
+    status: RunStatus
     reason: str = ""
     fixed: tuple[tuple[int, int], ...] = ()
     wall_time: float | None = None
@@ -84,7 +123,7 @@ class Check:
     """
 
     name: str
-    status: str
+    status: CheckStatus
     n: int
     config: str | None
     summary: str
@@ -282,6 +321,11 @@ def _from_plain(hint: Any, data: Any, where: str) -> Any:
             elif f.default is dataclasses.MISSING:
                 raise ResultsFileError(f"{where}: missing field {f.name!r}")
         return hint(**kwargs)
+    if isinstance(hint, type) and issubclass(hint, enum.Enum):
+        try:
+            return hint(data)
+        except ValueError:
+            raise ResultsFileError(f"{where}: unknown value {data!r}") from None
     if hint is float:
         if isinstance(data, (int, float)) and not isinstance(data, bool):
             return float(data)
