@@ -82,7 +82,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr.write(f"{PROG}: error: out of memory (try a smaller board or another backend)\n")
         return 1
     except Exception as error:  # a bug: still one line, with where it happened
-        from ..harness.worker import describe_exception
+        from ..errors import describe_exception
 
         sys.stderr.write(f"{PROG}: internal error: {describe_exception(error)}; please report it\n")
         return 1

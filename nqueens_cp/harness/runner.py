@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Sequence
 
 from ..instance import Instance, Solution
+from ..processes import physical_memory_mb, resident_kb
 from .configs import Configuration
 from .results import GAVE_UP, RunRecord, RunStatus
 from .tasks import Task
@@ -43,23 +44,8 @@ MEMORY_POLL = 0.05
 
 def default_memory_limit_mb() -> int:
     """Half of this machine's physical memory, in MB (4096 where it cannot be read)."""
-    try:
-        total = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    except (ValueError, OSError, AttributeError):  # pragma: no cover - not on Linux
-        return 4096
-    return max(256, int(total // 2 // 2**20))
-
-
-def resident_kb(pid: int) -> int | None:
-    """The resident set size of process ``pid`` in KiB (None where ``/proc`` cannot tell)."""
-    try:
-        with open(f"/proc/{pid}/status", encoding="ascii", errors="replace") as status:
-            for line in status:
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1])
-    except (OSError, ValueError, IndexError):
-        return None
-    return None
+    total = physical_memory_mb()
+    return 4096 if total is None else max(256, int(total // 2))
 
 
 #: Signals that stop a comparison; held back while a worker is being started.
