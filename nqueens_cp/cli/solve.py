@@ -7,6 +7,7 @@ import sys
 from typing import Any
 
 from ..backends.registry import create_backend
+from ..instance import Instance
 from .common import add_backend_options, add_board_arguments, backend_options, board_instance, integer
 from .output import emit_solution
 from .split_run import WORKERS_HELP, add_parallel_arguments, run_split, wants_split
@@ -47,7 +48,10 @@ def run(args: argparse.Namespace) -> int:
     backend = create_backend(args.backend, **options)
     out = sys.stdout
     if args.count:
-        print(backend.count(instance, limit=args.limit, unique=args.unique))
+        count = backend.count(instance, limit=args.limit, unique=args.unique)
+        if args.limit is None and not _matches_published(count, instance, args.unique):
+            return 1
+        print(count)
         return 0
     if args.all:
         solutions = backend.solutions(instance, limit=args.limit, unique=args.unique)
@@ -63,7 +67,26 @@ def run(args: argparse.Namespace) -> int:
         emit_solution(solution, out, output_format=args.format, show=args.show)
         found += 1
     out.flush()
+    if args.all and args.limit is None and not _matches_published(found, instance, args.unique, streamed=True):
+        return 1
     if found == 0:
         sys.stderr.write(f"no solution for {described}\n")
         return 1
     return 0
+
+
+def _matches_published(count: int, instance: Instance, unique: bool, *, streamed: bool = False) -> bool:
+    """Whether ``count`` is the published count of ``instance`` (true when none is published); if
+    not, says so on stderr (the backend is wrong: exit status 1 follows). ``streamed``: the count
+    is that of the solutions ``--all`` has written."""
+    from ..oeis import published_count
+
+    known = published_count(instance, unique=unique)
+    if known is None or count == known[0]:
+        return True
+    expected, name = known
+    what = (f"{count} solutions of {instance} written, but" if streamed
+            else f"the count {count} of {instance} differs from")
+    sys.stderr.write(f"nqueens-cp: error: {what} OEIS {name}({instance.n}) = {expected}: the backend is wrong"
+                     f"{'' if streamed else '; no result reported'}\n")
+    return False
