@@ -13,7 +13,7 @@ a noisy machine slows every side alike; the table shows medians and ratios.
       python benchmarks/bench_sat.py --n 12 --repeat 3
 
 * grid: every encoding x every enumerating solver through the backend, the table behind the
-  default encoding and solver (``## Choosing the SAT encoding and solver`` in the README)::
+  default encoding and solver (``## Choosing the SAT encoding and solver`` in docs/choosing.md)::
 
       python benchmarks/bench_sat.py --grid --n 10 --repeat 3
       python benchmarks/bench_sat.py --grid --n 12 --encodings pairwise,bitwise --solvers cadical195,cadical153
