@@ -1,0 +1,72 @@
+"""The benchmarks' shared helpers: C yardsticks built with the intended flags, rebuilt when they change."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
+sys.path.insert(0, str(BENCHMARKS))
+
+import _common  # noqa: E402
+
+PROGRAM = '#include <stdio.h>\nint main(void) { printf("%d\\n", 40 + 2); return 0; }\n'
+
+
+def build_id(binary: Path) -> tuple[int, int]:
+    """Inode and modification time: both change when gcc writes the binary again."""
+    status = binary.stat()
+    return status.st_ino, status.st_mtime_ns
+
+
+def test_default_flags_are_o3_for_this_cpu() -> None:
+    assert _common.C_FLAGS == ("-O3", "-march=native")
+
+
+def test_built_with_the_default_flags_and_runs(tmp_path: Path) -> None:
+    source = tmp_path / "answer.c"
+    source.write_text(PROGRAM)
+    binary = _common.build_c(source, tmp_path / "build" / "answer")
+    assert subprocess.run([str(binary)], capture_output=True, text=True, check=True).stdout == "42\n"
+    stamp = (tmp_path / "build" / "answer.build").read_text()
+    assert " -O3 -march=native -o " in stamp
+
+
+def test_rebuilt_when_the_flags_change_not_when_nothing_does(tmp_path: Path) -> None:
+    source = tmp_path / "answer.c"
+    source.write_text(PROGRAM)
+    binary = tmp_path / "answer"
+    _common.build_c(source, binary, ("-O1",))
+    binary.unlink()
+    _common.build_c(source, binary, ("-O1",))  # a missing binary is built again
+    first = build_id(binary)
+    _common.build_c(source, binary, ("-O1",))
+    assert build_id(binary) == first  # same source, same flags: kept
+    _common.build_c(source, binary)  # the source is older than the binary, the flags differ
+    assert build_id(binary) != first
+    assert "-march=native" in (tmp_path / "answer.build").read_text()
+
+
+def test_rebuilt_when_the_source_changes_even_with_an_older_mtime(tmp_path: Path) -> None:
+    source = tmp_path / "answer.c"
+    source.write_text(PROGRAM)
+    binary = _common.build_c(source, tmp_path / "answer")
+    before = build_id(binary)
+    source.write_text(PROGRAM.replace("40 + 2", "40 + 3"))
+    old = binary.stat().st_mtime_ns - 10**9
+    os.utime(source, ns=(old, old))  # as a checkout that restores an old file
+    _common.build_c(source, binary)
+    assert build_id(binary) != before
+    assert subprocess.run([str(binary)], capture_output=True, text=True, check=True).stdout == "43\n"
+
+
+def test_a_compile_error_is_one_line_and_no_stale_stamp(tmp_path: Path) -> None:
+    source = tmp_path / "broken.c"
+    source.write_text("int main(void) { return }\n")
+    with pytest.raises(SystemExit, match="gcc could not build"):
+        _common.build_c(source, tmp_path / "broken")
+    assert not (tmp_path / "broken.build").exists()
