@@ -70,3 +70,46 @@ def test_a_compile_error_is_one_line_and_no_stale_stamp(tmp_path: Path) -> None:
     with pytest.raises(SystemExit, match="gcc could not build"):
         _common.build_c(source, tmp_path / "broken")
     assert not (tmp_path / "broken.build").exists()
+
+
+# A stand-in for 004GCC_constellation.c: no arguments, one line "N: total unique time" per n, a
+# little work between lines, and a wrong line (n = 4) as the real one prints.
+COUNTER = r"""
+#include <stdio.h>
+#include <time.h>
+int main(void) {
+  long totals[] = {0, 0, 0, 0, 0, 10, 4, 40};
+  printf("Constellations\n N:            Total          Unique      dd:hh:mm:ss.ms\n");
+  for (int n = 4; n <= 7; ++n) {
+    struct timespec pause = {0, 50000000L * (n - 3)};
+    nanosleep(&pause, NULL);
+    printf("%2d:%17ld%16ld%8.3d:%02d:%02d:%02d.%02d\n", n, totals[n], 0L, 0, 0, 0, 0, 0);
+  }
+  return 0;
+}
+"""
+
+
+def test_the_outside_counter_is_timed_from_the_line_before_to_the_line_of_n(tmp_path: Path) -> None:
+    import bench_constellations
+
+    source = tmp_path / "counter.c"
+    source.write_text(COUNTER)
+    binary = _common.build_c(source, tmp_path / "counter")
+    wall, cpu, count = bench_constellations.run_outside(binary, 6)
+    assert count == 4
+    assert 0.14 <= wall < 1.0  # the 150 ms pause before n = 6, not the 250 ms of n = 4 and 5 before it
+    assert 0.0 <= cpu < 0.1  # it sleeps
+    with pytest.raises(SystemExit, match="before printing the line of n = 9"):
+        bench_constellations.run_outside(binary, 9)
+
+
+def test_the_outside_program_is_a_source_or_an_executable(tmp_path: Path) -> None:
+    import bench_constellations
+
+    text = tmp_path / "notes.txt"
+    text.write_text("not a program")
+    with pytest.raises(ValueError, match="neither a C source"):
+        bench_constellations.outside_binary(text)
+    with pytest.raises(ValueError, match="no such file"):
+        bench_constellations.outside_binary(tmp_path / "missing.c")
