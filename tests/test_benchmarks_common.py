@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import argparse
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -113,3 +116,55 @@ def test_the_outside_program_is_a_source_or_an_executable(tmp_path: Path) -> Non
         bench_constellations.outside_binary(text)
     with pytest.raises(ValueError, match="no such file"):
         bench_constellations.outside_binary(tmp_path / "missing.c")
+
+
+class _DiesInTheChild:
+    """Stands in for a backend whose child process is killed (as by the memory guard or the OOM killer)."""
+
+    def first_solution(self, instance: object) -> None:
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+def _case(n: int = 5, satisfiable: bool = True) -> Any:
+    import bench_excluded_diagonals as bench
+
+    from nqueens_cp.instance import Instance
+
+    return bench.Case(n, 0, 1, "hardest", satisfiable, 0, Path("unused.param"), Instance(n))
+
+
+def test_excluded_diagonals_records_a_dead_child_without_a_traceback() -> None:
+    import bench_excluded_diagonals as bench
+
+    outcome = bench.Outcome()
+    bench.run_backend(_DiesInTheChild(), _case(), 30.0, outcome)  # type: ignore[arg-type]
+    assert (outcome.status, outcome.detail) == ("died", "killed by signal 9")
+
+
+@pytest.mark.parametrize(("status", "backend_seconds", "expected"), [
+    ("ok", 0.5, 0),  # every answer right, faster than C: the target is met
+    ("ok", 2.0, 1),  # slower than C: the target is missed
+    ("died", 0.5, 1),  # a dead child
+])
+def test_excluded_diagonals_exit_status(status: str, backend_seconds: float, expected: int,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    import bench_excluded_diagonals as bench
+
+    case = _case()
+    reference = bench.Outcome(times=[1.0], answer=True)
+    ours = bench.Outcome(times=[backend_seconds] if status == "ok" else [], answer=True if status == "ok" else None,
+                         status=status, detail="" if status == "ok" else "killed by signal 9")
+    outcomes = {(bench.REFERENCE, case.name): reference, ("bitboard", case.name): ours}
+    args = argparse.Namespace(n="5", strata="hardest", repeat=1, timeout=1.0)
+    assert bench.report([case], [bench.REFERENCE, "bitboard"], outcomes, args) == expected
+    if expected:
+        assert capsys.readouterr().out.strip().splitlines()[-1].startswith("exit 1: ")
+
+
+def test_bench_first_checks_the_printed_answer() -> None:
+    import bench_first
+
+    assert bench_first.answer_problems(4, "1 3 0 2\n") == []
+    assert bench_first.answer_problems(4, "0 1 2 3\n")  # queens on one diagonal
+    assert bench_first.answer_problems(4, "1 3 0\n")  # too short
+    assert bench_first.answer_problems(4, "no solution\n") == ["not a board: 'no solution'"]
