@@ -282,6 +282,7 @@ def main(argv: list[str] | None = None) -> int:
     if outside is None and not args.no_c:
         print("note: no --outside-c PATH: the yardstick (004GCC_constellation.c) is not measured; see --help")
     rows: list[list[str]] = []
+    runs: list[list[str]] = []
     for n in args.n:
         print(f"n={n}: load before {load_average()}", flush=True)
         if not args.no_c:
@@ -290,6 +291,7 @@ def main(argv: list[str] | None = None) -> int:
             if outside is not None:
                 sides[OUTSIDE] = partial(run_outside, outside, n)
             times = alternate(sides, args.repeat, n)
+            runs.extend(run_rows(n, times))
             if outside is not None:
                 rows.append(ratio_row(f"n={n} serial / {OUTSIDE_NAME}", times, "ours", OUTSIDE, "<= 0.85",
                                       partial(at_most, 0.85)))
@@ -308,6 +310,7 @@ def main(argv: list[str] | None = None) -> int:
             if outside is not None:
                 sides[OUTSIDE] = partial(run_outside, outside, n)
             times = alternate(sides, args.repeat, n)
+            runs.extend(run_rows(n, times))
             # Apart: the idle scheduler and workers of a running cluster take a little of the machine.
             with running_dask_cluster(2) as address:
                 beside_cluster = alternate(
@@ -348,7 +351,15 @@ def main(argv: list[str] | None = None) -> int:
     ok = all(row[6] != "NO" for row in rows)
     print("## bitboard count by start constellations, whole processes (wall medians; cpu = user + system)")
     print(table)
+    print("\n## every run, in the order of the rounds (wall s / cpu s)")
+    print(tabulate(runs, headers=["n", "side", "wall s", "cpu s"], tablefmt="github"))
     return 0 if ok else 1
+
+
+def run_rows(n: int, times: dict[str, tuple[list[float], list[float]]]) -> list[list[str]]:
+    """One row per side: every run's wall and processor seconds (the spread a median hides)."""
+    return [[str(n), side, " ".join(f"{value:.2f}" for value in walls), " ".join(f"{value:.2f}" for value in cpus)]
+            for side, (walls, cpus) in times.items()]
 
 
 if __name__ == "__main__":

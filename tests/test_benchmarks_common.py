@@ -168,3 +168,26 @@ def test_bench_first_checks_the_printed_answer() -> None:
     assert bench_first.answer_problems(4, "0 1 2 3\n")  # queens on one diagonal
     assert bench_first.answer_problems(4, "1 3 0\n")  # too short
     assert bench_first.answer_problems(4, "no solution\n") == ["not a board: 'no solution'"]
+
+
+def test_run_all_runs_every_benchmark_file() -> None:
+    import run_all
+
+    scripts = run_all.every_script()
+    files = {script.file for script in scripts.values()}
+    assert {path.name for path in BENCHMARKS.glob("bench_*.py")} <= files
+    assert all((BENCHMARKS / script.file).is_file() for script in scripts.values())
+    assert all(script.quick is not None or script.why for script in scripts.values())
+
+
+def test_run_all_takes_a_new_benchmark_with_its_quick_arguments(tmp_path: Path) -> None:
+    import run_all
+
+    (tmp_path / "bench_new.py").write_text('QUICK_ARGUMENTS = ["--n", "8"]\n')
+    (tmp_path / "bench_plain.py").write_text("print('hello')\n")
+    scripts = run_all.every_script(tmp_path)
+    assert scripts["new"].quick == ("--n", "8")
+    assert scripts["plain"].quick is None
+    assert "QUICK_ARGUMENTS" in scripts["plain"].why
+    assert run_all.command_of(scripts["plain"], quick=True, outside_c=None) is None
+    assert run_all.command_of(scripts["plain"], quick=False, outside_c=None) is not None
