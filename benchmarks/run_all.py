@@ -56,7 +56,7 @@ SCRIPTS: dict[str, Script] = {
     "backtrack": Script("bench_backtrack.py", (), ("--n", "9", "--repeat", "1")),
     "bitboard": Script("bench_bitboard.py", (), ("--n", "12", "--repeat", "1")),
     "constellations": Script("bench_constellations.py", ("--n", "17", "18", "--parallel"),
-                             ("--n", "12", "--repeat", "1", "--parallel")),
+                             ("--n", "14", "--repeat", "1", "--parallel")),
     "cpsat": Script("bench_cpsat.py", (), ("--n", "8", "--repeat", "1")),
     "sat": Script("bench_sat.py", (), ("--n", "8", "--repeat", "1")),
     "sat-grid": Script("bench_sat.py", ("--grid", "--n", "10"),
