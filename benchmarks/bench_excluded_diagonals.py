@@ -52,7 +52,7 @@ sys.path.insert(0, str(HERE))
 from _common import build_c, load_average, machine  # noqa: E402
 
 from nqueens_cp.backends.base import Backend  # noqa: E402
-from nqueens_cp.backends.configuration import Configuration
+from nqueens_cp.backends.configuration import Configuration  # noqa: E402
 from nqueens_cp.backends.registry import create_backend  # noqa: E402
 from nqueens_cp.checker import solution_problems  # noqa: E402
 from nqueens_cp.instance import Instance  # noqa: E402
