@@ -169,3 +169,15 @@ def test_every_backend_option_is_on_the_backends_page() -> None:
         for spec in backend_class(name).option_specs:
             assert re.search(rf"^- `(?:-O {spec.name}=|--{spec.name.replace('_', '-')} )", sections[name], re.MULTILINE), (
                 name, spec.name)
+
+
+def test_readme_is_a_front_page_whose_links_hold() -> None:
+    """The README keeps its two set-up commands word for word, stays a front page, and links only to files that exist."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "pip install . && nqueens-cp compare\n" in readme
+    assert "pip install -e '.[test,dask]' && pytest\n" in readme
+    assert len(readme.splitlines()) <= 250
+    targets = re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", readme)
+    local = [target for target in targets if "://" not in target]
+    assert local, "the README links to no page"
+    assert [target for target in local if not (ROOT / target).exists()] == []
