@@ -147,6 +147,31 @@ def test_pages_nav_leaves_out_are_collected(tmp_path: Path) -> None:
     assert config["nav"][-1] == {nav_extra.SECTION: ["local-search.md"]}
 
 
+def test_optional_pages_are_listed_when_they_exist(tmp_path: Path) -> None:
+    """An optional page's nav entry stays when the page is there and goes when it is not (its section too)."""
+    (tmp_path / "index.md").write_text("# x\n", encoding="utf-8")
+    nav = [
+        {"Home": "index.md"},
+        {"Methods": [{"Local search": "local-search.md"}, {"Certified": "certified.md"}]},
+        {"Later": [{"Paradigms": "paradigms.md"}]},
+    ]
+    optional = ["local-search.md", "certified.md", "paradigms.md"]
+    config = nav_extra.on_config({"nav": nav, "docs_dir": str(tmp_path), "extra": {"optional_pages": optional}})
+    assert config["nav"] == [{"Home": "index.md"}]
+    (tmp_path / "certified.md").write_text("# c\n", encoding="utf-8")
+    config = nav_extra.on_config({"nav": nav, "docs_dir": str(tmp_path), "extra": {"optional_pages": optional}})
+    assert config["nav"] == [{"Home": "index.md"}, {"Methods": [{"Certified": "certified.md"}]}]
+    # a page not declared optional keeps its entry, missing or not: the strict build reports it
+    config = nav_extra.on_config({"nav": nav, "docs_dir": str(tmp_path), "extra": {}})
+    assert config["nav"] == nav
+
+
+def test_mkdocs_nav_holds_the_optional_pages_at_their_place() -> None:
+    config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    for page in ("local-search.md", "certified.md", "paradigms.md"):
+        assert f": {page}" in config and f"    - {page}" in config, page
+
+
 def test_links_to_included_files_point_at_their_pages() -> None:
     text = "See [the models](../models/README.md#the-at-most-one-encodings) and [figures](../benchmarks/RESULTS.md)."
     assert repo_links.rewrite(text) == "See [the models](models.md#the-at-most-one-encodings) and [figures](results.md)."

@@ -1,9 +1,14 @@
-"""Pages under ``docs/`` that ``nav`` in ``mkdocs.yml`` does not list go into a last nav section.
+"""The nav of ``mkdocs.yml`` made to fit the pages that are there.
 
-An MkDocs hook (``hooks:`` in ``mkdocs.yml``). A branch that adds a page (``docs/local-search.md``,
-say) gets it built and reachable from the navigation without touching ``mkdocs.yml``: it appears
-under :data:`SECTION`, titled by its first heading, until someone gives it its place in ``nav``.
-A page that is not there is simply not listed, so ``mkdocs build --strict`` holds either way.
+An MkDocs hook (``hooks:`` in ``mkdocs.yml``), two rules:
+
+- Pages under ``docs/`` that ``nav`` does not list go into a last nav section, :data:`SECTION`,
+  titled by their first heading: a branch that adds a page is built and reachable without
+  touching ``mkdocs.yml``, until someone gives the page its place in ``nav``.
+- Pages named in ``extra: optional_pages:`` may be listed in ``nav`` before they exist: an entry
+  for one that is not there is dropped (a section left empty goes too), so ``mkdocs build
+  --strict`` holds before and after the page lands. Any other nav entry for a missing page is
+  still an error of the strict build.
 """
 
 from __future__ import annotations
@@ -44,12 +49,31 @@ def unlisted_pages(docs_dir: Path, nav: Any) -> list[str]:
     return pages
 
 
+def without_missing(items: Any, missing: set[str]) -> Any:
+    """``items`` (a nav or part of one) without the entries for the pages in ``missing``, nor sections left empty."""
+    if isinstance(items, str):
+        return None if items in missing else items
+    if isinstance(items, dict):
+        kept = {}
+        for title, value in items.items():
+            value = without_missing(value, missing)
+            if value is not None and value != []:
+                kept[title] = value
+        return kept or None
+    if isinstance(items, list):
+        return [item for item in (without_missing(item, missing) for item in items) if item is not None]
+    return items
+
+
 def on_config(config: Any) -> Any:
-    """MkDocs hook: append the pages ``nav`` does not list as the section :data:`SECTION`."""
+    """MkDocs hook: drop absent optional pages from ``nav``, append the pages it does not list as :data:`SECTION`."""
     nav = config.get("nav")
     if not nav:  # no nav given: MkDocs lists every page itself
         return config
-    extra = unlisted_pages(Path(config["docs_dir"]), nav)
-    if extra:
-        config["nav"] = [*nav, {SECTION: extra}]
+    docs_dir = Path(config["docs_dir"])
+    optional = (config.get("extra") or {}).get("optional_pages") or []
+    absent = {page for page in optional if not (docs_dir / page).is_file()}
+    nav = without_missing(nav, absent)
+    extra = unlisted_pages(docs_dir, nav)
+    config["nav"] = [*nav, {SECTION: extra}] if extra else nav
     return config
