@@ -32,6 +32,18 @@ CONFIGS: list[tuple[str, dict[str, Any]]] = [
 ]
 
 
+#: The count-only backends (they give no boards), with the formulations measured side by side.
+COUNT_CONFIGS: list[tuple[str, dict[str, Any]]] = [
+    ("ganak", {}),
+    ("ganak", {"encoding": "seqcounter"}),
+    ("approxmc", {}),
+    ("approxmc", {"epsilon": 0.3, "delta": 0.05}),
+    ("bdd", {}),
+    ("bdd", {"build": "lines"}),
+    ("bdd", {"library": "autoref"}),
+]
+
+
 #: The searches and models compared on unique and completion tasks: each backend once, the
 #: first-fail search, and the sat backend with its default (pairwise) and an auxiliary encoding.
 SEARCH_CONFIGS: list[tuple[str, dict[str, Any]]] = [

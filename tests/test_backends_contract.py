@@ -17,15 +17,16 @@ from nqueens_cp.backends.base import Backend
 from nqueens_cp.checker import is_valid_solution
 from nqueens_cp.testing.backend_contract import (
     CHECKS,
+    COUNT_ONLY_CHECKS,
     check_model_size,
     check_unique_counts,
     reference_solutions,
 )
 
-from .conftest import CONFIGS, config_id, usable
+from .conftest import CONFIGS, COUNT_CONFIGS, config_id, require_backend, usable
 
 #: The backends that build a model (the others are plain searches).
-MODEL_BASED = frozenset({"cpsat", "sat", "minizinc", "choco", "xcsp3"})
+MODEL_BASED = frozenset({"cpsat", "sat", "minizinc", "choco", "xcsp3", "ganak", "approxmc", "bdd"})
 
 #: Run by other tests already for every backend (the unique and completion tests), or slow through a solver.
 ELSEWHERE = (check_unique_counts,)
@@ -77,4 +78,48 @@ def test_random_pre_placements_agree_across_backends(instance: Instance) -> None
 def test_contract_configs_cover_every_registered_backend() -> None:
     from nqueens_cp.backends.registry import backend_names
 
-    assert set(backend_names()) <= {name for name, _ in CONFIGS}
+    assert set(backend_names()) <= {name for name, _ in CONFIGS + COUNT_CONFIGS}
+
+
+#: ApproxMC 4.4.0 (pyapproxmc) counts 1 model for the 4-queens CNF, which has 2, with every epsilon,
+#: delta, seed and encoding tried, and 1 for a 5 x 5 completion with 2: answers outside its stated
+#: bound, kept visible here (the count task of compare flags them the same way).
+APPROXMC_WRONG_AT_2 = pytest.mark.xfail(strict=True, reason="ApproxMC 4.4.0 counts 1 for CNFs with 2 models "
+                                        "(n = 4; a 5 x 5 completion)")
+#: Count-only configurations whose checks run with the slow tests (Ganak takes 1 to 13 s a board
+#: from n = 8; the tighter ApproxMC makes more solver calls).
+SLOW_COUNTERS = ("ganak", "approxmc:epsilon=0.3:delta=0.05")
+
+
+def _count_params() -> list[Any]:
+    params = []
+    for config in COUNT_CONFIGS:
+        for check in COUNT_ONLY_CHECKS:
+            marks = []
+            if config[0] == "approxmc" and check.__name__ != "check_refuses_boards" and check.__name__ != "check_model_size":
+                marks.append(APPROXMC_WRONG_AT_2)
+            if (config_id(config).startswith(SLOW_COUNTERS) or check.__name__ == "check_count_only_completion") \
+                    and check.__name__ not in ("check_refuses_boards",
+                                                                                       "check_model_size"):
+                marks.append(pytest.mark.slow)
+            params.append(pytest.param(config, check, marks=marks, id=f"{config_id(config)}-{check.__name__}"))
+    return params
+
+
+@pytest.mark.parametrize(("config", "check"), _count_params())
+def test_count_only_contract(config: tuple[str, dict[str, Any]], check: Callable[[Backend], None]) -> None:
+    require_backend(config[0])
+    check(create_backend(config[0], **config[1]))
+
+
+@pytest.mark.parametrize("config", [pytest.param(c, marks=[pytest.mark.slow] if config_id(c).startswith(SLOW_COUNTERS)
+                                                 else [], id=config_id(c)) for c in COUNT_CONFIGS])
+def test_approximate_and_exact_counters_beyond_n_4(config: tuple[str, dict[str, Any]]) -> None:
+    """Every counter, n = 5..9 (approxmc: inside its stated bound; the others: exactly)."""
+    from nqueens_cp.testing.backend_contract import counts_agree
+
+    require_backend(config[0])
+    backend = create_backend(config[0], **config[1])
+    top = 8 if config == ("ganak", {"encoding": "seqcounter"}) else 9
+    for n in range(5, top + 1):
+        assert counts_agree(backend, backend.count(Instance(n)), A000170[n]), (config, n)

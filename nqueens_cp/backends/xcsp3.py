@@ -117,6 +117,8 @@ def _run(command: list[str], to_board: Callable[[list[int]], Solution], errors: 
         fixed: list[int] | None = None
         try:
             for line in process.stdout:
+                if line.startswith("s "):
+                    break  # the status line; Choco prints the last solution again after it
                 last = _FIXED.match(line)
                 if last:  # ACE repeats the last solution so; only a solution found while parsing comes only so
                     fixed = [int(value) for value in last.group(1).split(",")]
@@ -132,6 +134,8 @@ def _run(command: list[str], to_board: Callable[[list[int]], Solution], errors: 
                 yield to_board([int(value) for value in match.group(1).split()])
             if not found and fixed is not None:
                 yield to_board(fixed)
+            for _ in process.stdout:  # the statistics after the status line
+                pass
             status = process.wait()
             if status != 0:
                 with open(errors, encoding="utf-8", errors="replace") as handle:

@@ -60,6 +60,9 @@ def run(args: argparse.Namespace) -> int:
     out = sys.stdout
     if args.count:
         count = backend.count(instance, limit=args.limit, unique=args.unique)
+        tolerance = float(getattr(backend, "count_tolerance", 0.0))
+        if tolerance:  # an approximate counter: checked against its own bound, and said so
+            return _approximate_count(count, tolerance, backend, instance, args.unique)
         if args.limit is None and not _matches_published(count, instance, args.unique):
             return 1
         print(count)
@@ -108,3 +111,22 @@ def _matches_published(count: int, instance: Instance, unique: bool, *, streamed
     sys.stderr.write(f"nqueens-cp: error: {what} OEIS {name}({instance.n}) = {expected}: the backend is wrong"
                      f"{'' if streamed else '; no result reported'}\n")
     return False
+
+
+def _approximate_count(count: int, tolerance: float, backend: Any, instance: Instance, unique: bool) -> int:
+    """Print an approximate count with its bound; exit status 1 when a published count lies outside it."""
+    from ..oeis import published_count
+
+    print(count)
+    bound = f"within a factor {1 + tolerance:g} of the true count"
+    known = published_count(instance, unique=unique)
+    if known is None:
+        sys.stderr.write(f"approximate count ({backend!r}): {bound}, with the probability it states\n")
+        return 0
+    expected, name = known
+    if expected / (1 + tolerance) <= count <= expected * (1 + tolerance):
+        sys.stderr.write(f"approximate count: {bound}; OEIS {name}({instance.n}) = {expected} is within it\n")
+        return 0
+    sys.stderr.write(f"nqueens-cp: error: the approximate count {count} is not {bound}: OEIS "
+                     f"{name}({instance.n}) = {expected}\n")
+    return 1

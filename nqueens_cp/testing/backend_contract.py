@@ -17,6 +17,11 @@ Each check raises ``ContractViolation`` (an ``AssertionError``) saying what is w
 answers are judged by the independent checker and by a brute-force enumeration, never by
 another backend. nqueens-cp's own contract tests (``tests/test_backends_contract.py``) are these
 functions, run against every built-in backend.
+
+A backend that counts without enumerating (``counts_only``, :mod:`nqueens_cp.backends.counting`)
+runs ``COUNT_ONLY_CHECKS`` instead: counts (exact, or within the tolerance an approximate counter
+states), one-line refusals of boards, counts with pre-placed queens and blocked squares against the
+brute-force sets, and ``unique`` counts or a one-line refusal.
 """
 
 from __future__ import annotations
@@ -150,7 +155,78 @@ CHECKS: tuple[Callable[[Backend], None], ...] = (
 )
 
 
+# -- backends that count without enumerating (``counts_only``: ganak, approxmc, bdd) ------------------
+
+
+def counts_agree(backend: Backend, got: int, expected: int) -> bool:
+    """Whether ``got`` is ``expected``, or within the backend's stated tolerance (an approximate counter)."""
+    tolerance = float(getattr(backend, "count_tolerance", 0.0))
+    if tolerance == 0:
+        return got == expected
+    return expected / (1 + tolerance) <= got <= expected * (1 + tolerance)
+
+
+def check_count_only_counts(backend: Backend, ns: range = range(0, 10)) -> None:
+    """``count`` equals OEIS A000170 (or lies within the stated tolerance) for every n in ``ns``;
+    ``limit`` caps it."""
+    for n in ns:
+        got = backend.count(Instance(n))
+        _require(counts_agree(backend, got, A000170[n]), f"{backend!r}: count of n={n} is {got}, A000170 says {A000170[n]}")
+    _require(backend.count(Instance(6), limit=3) == 3, f"{backend!r}: count(limit=3) of n=6 is not 3")
+    _require(backend.count(Instance(6), limit=0) == 0, f"{backend!r}: count(limit=0) is not 0")
+
+
+def check_refuses_boards(backend: Backend) -> None:
+    """``solutions`` and ``first_solution`` refuse with a one-line ``NQueensError``."""
+    for ask in (lambda: list(backend.solutions(Instance(6))), lambda: backend.first_solution(Instance(6))):
+        try:
+            ask()
+        except NQueensError as error:
+            _require("\n" not in str(error) and bool(str(error)), f"{backend!r}: refusal is not one line: {error!r}")
+        else:
+            raise ContractViolation(f"{backend!r}: a count-only backend gave boards")
+
+
+def check_count_only_completion(backend: Backend, examples: int = 12, seed: int = 0) -> None:
+    """Pre-placed queens and blocked squares: the count of the brute-force set, for fixed and random boards."""
+    full = (0, 4, 7, 5, 2, 6, 1, 3)
+    fixed_cases = [Instance(8, {0: 0, 1: 1}), Instance(8, {0: 0, 3: 0}), Instance(8, dict(enumerate(full))),
+                   Instance(8, dict(enumerate((0, 4, 7, 5, 2, 6, 3, 1)))), Instance(7, blocked=[(0, 1), (3, 3)])]
+    rng = random.Random(seed)
+    for _ in range(examples):
+        n = rng.randint(1, 7)
+        fixed = {rng.randrange(n): rng.randrange(n) for _ in range(rng.randint(0, 2))}
+        blocked = [(rng.randrange(n), rng.randrange(n)) for _ in range(rng.randint(0, 3))]
+        fixed_cases.append(Instance(n, fixed, blocked=blocked))
+    for instance in fixed_cases:
+        expected = len(reference_solutions(instance))
+        got = backend.count(instance)
+        _require(counts_agree(backend, got, expected), f"{backend!r}: count of {instance} is {got}, brute force {expected}")
+
+
+def check_count_only_unique(backend: Backend, ns: range = range(1, 8)) -> None:
+    """``unique`` counts OEIS A002562 (within the tolerance), or is refused with one line."""
+    from ..oeis import A002562
+
+    try:
+        backend.count(Instance(6), unique=True)
+    except NQueensError as error:
+        _require("\n" not in str(error), f"{backend!r}: unique refusal is not one line")
+        return
+    for n in ns:
+        got = backend.count(Instance(n), unique=True)
+        _require(counts_agree(backend, got, A002562[n]), f"{backend!r}: unique count of n={n} is {got}, A002562 says {A002562[n]}")
+
+
+#: The checks of a count-only backend.
+COUNT_ONLY_CHECKS: tuple[Callable[[Backend], None], ...] = (
+    check_count_only_counts, check_refuses_boards, check_count_only_completion, check_count_only_unique,
+    check_model_size,
+)
+
+
 def run_contract(backend: Backend) -> None:
-    """Run every check of ``CHECKS`` on ``backend``; the first violation is raised."""
-    for check in CHECKS:
+    """Run every check of ``CHECKS`` (``COUNT_ONLY_CHECKS`` for a count-only backend) on ``backend``;
+    the first violation is raised."""
+    for check in COUNT_ONLY_CHECKS if getattr(backend, "counts_only", False) else CHECKS:
         check(backend)

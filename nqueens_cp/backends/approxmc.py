@@ -1,0 +1,67 @@
+"""``approxmc``: approximate model counting of the board's CNF with ApproxMC (via ``pyapproxmc``).
+
+ApproxMC (Chakraborty, Meel and Vardi, CP 2013 and IJCAI 2016; version 4 by Soos, Gocht and Meel,
+CAV 2020) adds random XOR constraints (hashes) until a cell of the solution space holds a few
+dozen solutions, counts that cell with CryptoMiniSat, and multiplies back. Its answer ``e`` is
+*probably approximately correct*: with probability at least ``1 - delta``,
+``c / (1 + epsilon) <= e <= c * (1 + epsilon)`` for the true count ``c``. The defaults are
+ApproxMC's own (``epsilon = 0.8``, ``delta = 0.2``); a smaller tolerance costs more solver calls
+(about ``1/epsilon²`` solutions per cell, ``log(1/delta)`` repetitions). The count is projected on the
+queen variables (the sampling set), for every encoding, as for ``ganak``; ``unique`` counts the
+lex-leader CNF.
+
+The seed is fixed (``-O seed=``), so a count is reproducible; the tests check every count of
+n = 1..10 against OEIS A000170 within the stated bound.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from ..instance import Instance
+from ..models.cnf import DEFAULT_ENCODING, ENCODINGS, build_cnf
+from ..models.geometry import ModelSize
+from .base import OptionSpec
+from .counting import CountingBackend
+from .limits import check_fits, cnf_estimate
+
+
+class ApproxMcBackend(CountingBackend):
+    """The CNF counted by ApproxMC within (epsilon, delta), projected on the queen variables."""
+
+    name: ClassVar[str] = "approxmc"
+    summary: ClassVar[str] = ("approximate model count of the CNF by ApproxMC (pyapproxmc), within (1 + epsilon) "
+                              "with probability 1 - delta; counts only")
+    requires: ClassVar[tuple[str, ...]] = ("pyapproxmc", "pysat")
+    supports_blocked = True
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = (
+        OptionSpec("epsilon", float, 0.8, "tolerance: the count is within a factor 1 + epsilon", minimum=0.01),
+        OptionSpec("delta", float, 0.2, "confidence: the bound holds with probability 1 - delta", minimum=0.001),
+        OptionSpec("seed", int, 1, "random seed of the hash functions", minimum=0),
+        OptionSpec("encoding", str, DEFAULT_ENCODING, "cardinality encoding of the CNF", choices=ENCODINGS),
+    )
+
+    def __init__(self, **options: object) -> None:
+        super().__init__(**options)
+        if self.options["delta"] >= 1:
+            from ..errors import BackendOptionError
+
+            raise BackendOptionError(f"option delta: must be < 1, got {self.options['delta']!r}")
+
+    @property
+    def count_tolerance(self) -> float:
+        return float(self.options["epsilon"])
+
+    def _model_size(self, instance: Instance, unique: bool) -> ModelSize:
+        return build_cnf(instance, self.options["encoding"], unique=unique).size()
+
+    def _count_all(self, instance: Instance, unique: bool) -> int:
+        import pyapproxmc
+
+        check_fits(cnf_estimate(instance, self.options["encoding"]), backend=self.name)
+        built = build_cnf(instance, self.options["encoding"], unique=unique)
+        counter = pyapproxmc.Counter(seed=self.options["seed"], epsilon=self.options["epsilon"],
+                                     delta=self.options["delta"])
+        counter.add_clauses(built.cnf.clauses)
+        cell, hashes = counter.count(list(range(1, len(built.squares) + 1)))
+        return int(cell) << int(hashes)  # cell count times 2^hashes

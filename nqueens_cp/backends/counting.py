@@ -1,0 +1,71 @@
+"""What the count-only backends share: they count without enumerating, and refuse to give boards.
+
+A model counter (``ganak``, ``approxmc``) or a decision diagram (``bdd``) answers "how many" from
+the model itself, never visiting the solutions one by one. So they take part in counts only:
+``solutions`` and ``first_solution`` refuse with one line (``NQueensError``), and ``count`` with a
+``limit`` is the whole count capped at the limit. An approximate counter states its guarantee by
+``count_tolerance``: its count ``e`` of a true count ``c`` satisfies ``c / (1 + t) <= e <= c * (1 + t)``
+(with the probability the backend states).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+from abc import abstractmethod
+from typing import ClassVar, Iterator
+
+from ..errors import NQueensError
+from ..instance import Instance, Solution
+from .base import Backend
+
+
+class CountingBackend(Backend):
+    """A backend that counts without enumerating (see the module docstring)."""
+
+    counts_only: ClassVar[bool] = True
+
+    def refusal(self) -> NQueensError:
+        """The one-line refusal of a request for boards."""
+        return NQueensError(f"backend {self.name} counts without enumerating: it gives no boards "
+                            "(ask for a count: solve --count, compare --task count)")
+
+    @property
+    def count_tolerance(self) -> float:
+        """The relative tolerance of the count: 0 for an exact counter."""
+        return 0.0
+
+    def solutions(self, instance: Instance, *, limit: int | None = None, unique: bool = False) -> Iterator[Solution]:
+        self._prepare(instance, limit, unique)
+        raise self.refusal()
+
+    def first_solution(self, instance: Instance) -> Solution | None:
+        self._prepare(instance, None, False)
+        raise self.refusal()
+
+    def _solutions(self, instance: Instance, limit: int | None) -> Iterator[Solution]:
+        raise self.refusal()
+
+    def _count(self, instance: Instance, limit: int | None, unique: bool) -> int:
+        count = self._count_all(instance, unique)
+        return count if limit is None else min(count, limit)
+
+    @abstractmethod
+    def _count_all(self, instance: Instance, unique: bool) -> int:
+        """The count of ``instance`` (n >= 1): its solutions, or its symmetry classes with ``unique``."""
+
+
+@contextlib.contextmanager
+def quiet_stdout() -> Iterator[None]:
+    """Send what C code writes on file descriptor 1 to /dev/null while the block runs (a counter's
+    progress lines would mix with the command's answer)."""
+    sys.stdout.flush()
+    saved = os.dup(1)
+    try:
+        with open(os.devnull, "w") as null:
+            os.dup2(null.fileno(), 1)
+        yield
+    finally:
+        os.dup2(saved, 1)
+        os.close(saved)
