@@ -36,6 +36,9 @@ class ChocoBackend(Backend):
     summary: ClassVar[str] = "row model (three AllDifferent) in the Choco CP solver, in-process via pychoco"
     requires: ClassVar[tuple[str, ...]] = ("pychoco",)
     supports_blocked = True
+    #: Bytes of address space pychoco's native image reserves for its heap at start-up (32 GiB, mostly
+    #: never touched): a worker's address-space limit (compare --memory-limit) is raised by as much.
+    reserved_address_space: ClassVar[int] = 33 * 2**30
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec("alldiff", str, "BC", "AllDifferent filtering: BC bounds, AC_REGIN / AC / AC_ZHANG arc "
                    "consistency, DEFAULT bounds plus probabilistic AC", choices=ALLDIFF_LEVELS,

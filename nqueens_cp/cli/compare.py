@@ -131,10 +131,12 @@ def add_parser(subparsers: Any) -> None:
                         help="solutions kept per run for the exact set comparison; beyond K, sets are compared "
                         f"by fingerprint (default {DEFAULT_STORE_LIMIT:,})")
     parser.add_argument("--force", action="store_true", help="overwrite an existing report in --out")
-    parser.add_argument("--task", choices=("all", "first", "complete", "files"), default="all",
+    parser.add_argument("--task", choices=("all", "first", "complete", "files", "count"), default="all",
                         help="what each run asks for: every solution (default), the first one, one "
-                        "completion of random partial boards (see --preplaced), or one solution of each "
-                        "instance file (files, implied by --files)")
+                        "completion of random partial boards (see --preplaced), one solution of each "
+                        "instance file (files, implied by --files), or the count (count: the backends' count, "
+                        "so count-only backends such as ganak, approxmc and bdd take part; the default "
+                        "backends of the other tasks leave them out)")
     parser.add_argument("--files", metavar="GLOB",
                         help="instance files (CSPLib 079 Excluded Diagonals or Essence' completion .param; "
                         "quote the pattern, ** allowed): one solution of each, answers cross-checked")
@@ -151,7 +153,7 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--seed", type=integer("--seed", 0), default=0, metavar="S",
                         help="with --task complete: seed of the random boards (default 0)")
     parser.add_argument("--unique", action="store_true",
-                        help="with --task all: one solution per symmetry class (counts checked against A002562)")
+                        help="with --task all or count: one solution per symmetry class (counts checked against A002562)")
     parser.set_defaults(run=run)
 
 
@@ -207,13 +209,19 @@ def run(args: argparse.Namespace) -> int:
     from ..reports.files import OutputFiles
 
     memory_limit = args.memory_limit if args.memory_limit is not None else default_memory_limit_mb()
-    if args.unique and args.task != "all":
+    if args.unique and args.task not in ("all", "count"):
         from . import UsageError
 
-        raise UsageError("--unique applies to --task all only")
+        raise UsageError("--unique applies to --task all and count only")
     task = _task(args, make_task)
-    texts = split_list(args.backends) if args.backends is not None else default_configuration_texts()
+    texts = split_list(args.backends) if args.backends is not None else default_configuration_texts(task)
     configurations = parse_configurations(texts)
+    for configuration in configurations:
+        if not task.takes_part(configuration.backend_class()):
+            from . import UsageError
+
+            raise UsageError(f"backend {configuration.backend} counts without enumerating: it takes part in "
+                             "--task count only")
     labels = [c.label for c in configurations]
     baseline = labels[0]
     if args.baseline is not None:

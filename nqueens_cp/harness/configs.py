@@ -12,6 +12,7 @@ from typing import Iterable
 from ..backends.configuration import Configuration
 from ..backends.registry import backend_class, backend_names
 from ..errors import BackendOptionError, NQueensError
+from .tasks import Task
 
 __all__ = ["DEFAULT_VARIANTS", "Configuration", "default_configuration_texts", "parse_configurations", "split_list"]
 
@@ -43,16 +44,18 @@ def split_list(text: str) -> list[str]:
     return [part.strip() for part in text.split(",")]
 
 
-def default_configuration_texts() -> list[str]:
+def default_configuration_texts(task: Task | None = None) -> list[str]:
     """The default comparison: every registered backend usable here, with the ``DEFAULT_VARIANTS`` side by side.
 
     A backend that cannot run here (``minizinc`` without the ``minizinc`` program, a broken
     plug-in) is left out of the default; named in ``--backends`` it is refused with the reason.
+    So is one that does not take part in ``task`` (count-only backends outside counting tasks).
     """
     texts: list[str] = []
     for name in backend_names():
         try:
-            usable = backend_class(name).unavailable_reason() is None
+            cls = backend_class(name)
+            usable = cls.unavailable_reason() is None and (task is None or task.takes_part(cls))
         except NQueensError:
             usable = False
         if usable:

@@ -69,6 +69,17 @@ class Task(ABC):
     def expected_count(self, instance: Instance) -> int | None:
         """How many solutions a correct run yields, or None when unknown."""
 
+    #: Whether a run asks the backend for a count (``count``) instead of boards (``solutions``).
+    asks_count: ClassVar[bool] = False
+
+    def count(self, backend: Backend, instance: Instance) -> int:
+        """The count a run of a counting task asks for (called in the worker process, timed)."""
+        raise NQueensError(f"task {self.name} asks for boards, not a count")
+
+    def takes_part(self, backend: type[Backend]) -> bool:
+        """Whether configurations of ``backend`` run this task (count-only backends: counting tasks only)."""
+        return self.asks_count or not getattr(backend, "counts_only", False)
+
     def solution_problems(self, instance: Instance, solution: Sequence[int]) -> list[str]:
         """Why ``solution`` is not an acceptable answer (empty when it is): the independent checker."""
         return solution_problems(instance, solution)
@@ -129,6 +140,46 @@ class AllSolutions(Task):
         if self.unique and not problems and not is_canonical(tuple(solution)):
             problems.append("not the canonical (lexicographically smallest) member of its symmetry class")
         return problems
+
+    def parameters(self) -> tuple[tuple[str, Any], ...]:
+        return (("unique", self.unique),)
+
+
+@dataclass(frozen=True)
+class CountSolutions(Task):
+    """Count the solutions of the empty n x n board (one per symmetry class with ``unique``) by the
+    backend's ``count``: enumerating backends count what they enumerate, count-only backends
+    (model counters, decision diagrams) count without boards. Each count is checked against OEIS
+    (an approximate counter within the tolerance it states) and against the other configurations'
+    exact counts."""
+
+    name: ClassVar[str] = "count"
+    exhaustive: ClassVar[bool] = False
+    asks_count: ClassVar[bool] = True
+    unique: bool = False
+
+    @property
+    def title(self) -> str:
+        return "count of the fundamental solutions" if self.unique else "count of all solutions"
+
+    @property
+    def expected_label(self) -> str:
+        return "A002562" if self.unique else "A000170"
+
+    def instances(self, n: int) -> tuple[Instance, ...]:
+        return (Instance(n),)
+
+    def solutions(self, backend: Backend, instance: Instance) -> Iterator[Solution]:
+        return iter(())
+
+    def count(self, backend: Backend, instance: Instance) -> int:
+        return backend.count(instance, unique=self.unique)
+
+    def expected_count(self, instance: Instance) -> int | None:
+        return known_count(instance.n, unique=self.unique)
+
+    def model_size(self, backend: Backend, instance: Instance) -> ModelSize | None:
+        return backend.model_size(instance, unique=self.unique)
 
     def parameters(self) -> tuple[tuple[str, Any], ...]:
         return (("unique", self.unique),)
@@ -347,7 +398,7 @@ def load_instance_files(pattern: str, diagonals: int | None = None, answers: str
 
 #: Every task by name. Register a new kind of run here.
 TASKS: Mapping[str, type[Task]] = {
-    cls.name: cls for cls in (AllSolutions, FirstSolution, Completion, InstanceFiles)
+    cls.name: cls for cls in (AllSolutions, FirstSolution, Completion, InstanceFiles, CountSolutions)
 }
 
 

@@ -90,6 +90,9 @@ def validate_instance(task: Task, instance: Instance, results: Sequence[RunResul
         elif run.status == RunStatus.SKIPPED:
             add("run", NOT_RUN, run.config, f"skipped ({run.reason}): not checked", run.repetition)
 
+    if task.asks_count:
+        checks.extend(_check_counts(task, instance, answered))
+        return _merge(checks)
     for result in answered:
         run = result.record
         count = run.count or 0
@@ -290,6 +293,59 @@ def _compare_existence(task: Task, instance: Instance, answered: Sequence[RunRes
             out.append(Check("oracle", PASS if found == oracle else FAIL, instance.n, run.config,
                              f"answered {said}; {task.expected_label} says {told}", (run.repetition,), (),
                              instance.fixed, source))
+    return out
+
+
+def count_tolerance(config: str) -> float:
+    """The relative tolerance a configuration states for its counts (0 for an exact counter)."""
+    from ..errors import NQueensError
+
+    try:
+        return float(getattr(Configuration.parse(config, available=False).create(), "count_tolerance", 0.0))
+    except NQueensError:
+        return 0.0
+
+
+def _check_counts(task: Task, instance: Instance, answered: Sequence[RunResult]) -> list[Check]:
+    """For counting tasks: each count against the published one (an approximate counter within its
+    stated tolerance), and the exact counts of every configuration against each other (``agreement``)."""
+    n, fixed, source = instance.n, instance.fixed, task.source(instance)
+    label = task.expected_label
+    out: list[Check] = []
+
+    def add(name: str, status: CheckStatus, config: str | None, summary: str, rep: int | None = None,
+            evidence: Sequence[str] = ()) -> None:
+        out.append(Check(name, status, n, config, summary, () if rep is None else (rep,), tuple(evidence), fixed,
+                         source))
+
+    exact: dict[int, list[str]] = {}
+    for result in answered:
+        run = result.record
+        count = run.count or 0
+        tolerance = count_tolerance(run.config)
+        if tolerance == 0:
+            exact.setdefault(count, []).append(run.config)
+        if run.expected is None:
+            add("count", NOT_RUN, run.config, f"count {count}: no published count ({label}) to check against",
+                run.repetition)
+        elif tolerance == 0:
+            status = PASS if count == run.expected else FAIL
+            add("count", status, run.config, f"count {count} {'=' if status == PASS else '!='} {label} "
+                f"{run.expected}", run.repetition)
+        else:
+            inside = run.expected / (1 + tolerance) <= count <= run.expected * (1 + tolerance)
+            add("count", PASS if inside else FAIL, run.config,
+                f"approximate count {count} {'within' if inside else 'outside'} a factor {1 + tolerance:g} of "
+                f"{label} {run.expected}", run.repetition)
+    configs = {r.record.config for r in answered}
+    if len(configs) < 2:
+        return out
+    if len(exact) > 1:
+        evidence = [f"{count}: {', '.join(sorted(set(names)))}" for count, names in sorted(exact.items())]
+        add("agreement", FAIL, None, f"the exact counters disagree ({len(exact)} different counts)", evidence=evidence)
+    elif exact:
+        count, names = next(iter(exact.items()))
+        add("agreement", PASS, None, f"every exact count is {count} ({len(set(names))} configurations)")
     return out
 
 

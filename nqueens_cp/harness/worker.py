@@ -91,6 +91,8 @@ def execute(job: WorkerJob) -> WorkerReport:
     """Run ``job`` in this process and report (exceptions from the backend propagate)."""
     baseline = peak_resident_kb()
     backend = job.backend_class(**dict(job.options))
+    if job.task.asks_count:
+        return _execute_count(job, backend, baseline)
     for _ in job.task.solutions(backend, WARM_UP):  # imports, lazy set-up, JIT loading: untimed
         pass
     instance = job.instance
@@ -165,7 +167,8 @@ def worker_main(
     if parent is not None:
         die_with_parent(parent)
     if memory_limit is not None:
-        limit_address_space(memory_limit)
+        # Some solver libraries reserve address space they never touch (pychoco's GraalVM heap: 32 GiB).
+        limit_address_space(memory_limit + int(getattr(job.backend_class, "reserved_address_space", 0)))
     # Ctrl-C goes to the whole process group: the parent decides, the worker ignores it.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
@@ -185,3 +188,16 @@ def worker_main(
     finally:
         connection.close()
 
+
+def _execute_count(job: WorkerJob, backend: Backend, baseline: int | None) -> WorkerReport:
+    """A counting task's run: the backend's ``count``, timed (no boards to check or store)."""
+    job.task.count(backend, WARM_UP)  # imports and lazy set-up: untimed
+    model_size = job.task.model_size(backend, job.instance)
+    wall_start, cpu_start = time.perf_counter(), time.process_time()
+    count = job.task.count(backend, job.instance)
+    wall, cpu = time.perf_counter() - wall_start, time.process_time() - cpu_start
+    return WorkerReport(
+        wall_time=wall, cpu_time=cpu, peak_rss_kb=peak_resident_kb(), baseline_rss_kb=baseline, count=count,
+        fingerprint=f"count {count}", solutions=(), truncated=False, invalid=0, invalid_examples=(), duplicates=0,
+        duplicate_examples=(), model_size=model_size,
+    )

@@ -123,7 +123,9 @@ def validation_table(results: ComparisonResults) -> Table:
         runs = [r for r in results.runs if r.n == n]
         expected = next((r.expected for r in runs if r.expected is not None), None)
         answered = [r for r in runs if r.status == RunStatus.ANSWERED]
-        if not results.task.exhaustive:
+        if results.task.name == "count":
+            method = "counts"  # each count against the published one, the exact counts against each other
+        elif not results.task.exhaustive:
             method = "existence"
         elif len({r.config for r in answered}) < 2:
             method = "not compared"
@@ -153,7 +155,9 @@ def validation_table(results: ComparisonResults) -> Table:
     note = (
         f"Each cell: the count, then ok when every check of every repetition passed (each solution valid by "
         f"the independent checker, no repeats, count = {label}, same set as the reference). 'compared' is exact "
-        f"(full solution sets) or fingerprint (more solutions than --store-limit {results.settings.store_limit})."
+        f"(full solution sets) or fingerprint (more solutions than --store-limit {results.settings.store_limit}); "
+        "counts (a counting task: each count against the published one, an approximate counter within its stated "
+        "factor, and the exact counts against each other)."
     )
     return Table(("n", label, "compared", *configs), tuple(rows), note)
 
