@@ -34,6 +34,7 @@ _REGISTRY: dict[str, str | type[Backend]] = {
     "minizinc": "nqueens_cp.backends.minizinc:MiniZincBackend",
     "choco": "nqueens_cp.backends.choco:ChocoBackend",
     "xcsp3": "nqueens_cp.backends.xcsp3:Xcsp3Backend",
+    "cpmpy": "nqueens_cp.backends.cpmpy:CpmpyBackend",
     "ganak": "nqueens_cp.backends.ganak:GanakBackend",
     "approxmc": "nqueens_cp.backends.approxmc:ApproxMcBackend",
     "bdd": "nqueens_cp.backends.bdd:BddBackend",
