@@ -62,7 +62,7 @@ PYSAT_ENCODINGS: tuple[str, ...] = (
 ENCODINGS: tuple[str, ...] = (*PYSAT_ENCODINGS, *AMO_ENCODERS)
 
 #: The encoding the ``sat`` backend solves with by default: pairwise adds no auxiliary variables,
-#: so the formula is n*n variables and binary clauses only, which enumerates fastest (README,
+#: so the formula is n*n variables and binary clauses only, which enumerates fastest (docs/choosing.md,
 #: "Choosing the SAT encoding and solver").
 DEFAULT_ENCODING = "pairwise"
 

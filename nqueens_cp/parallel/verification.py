@@ -22,7 +22,7 @@ from ..backends.base import Backend
 from ..backends.configuration import Configuration
 from ..errors import WrongCountError
 from ..instance import Instance
-from ..oeis import A000170, A002562
+from ..oeis import published_count
 from .executors import Outcome
 from .planning import RunPlan
 from .split import SubProblem
@@ -74,14 +74,6 @@ class Verification:
         label = self.plan.checker_label
         return f"the row search of {label}" if self.plan.by_constellations else label
 
-    def expected_total(self) -> tuple[int, str] | None:
-        """The published count of the run's instance and its name, or None (pre-placed queens, n > 27)."""
-        if self.instance.fixed:
-            return None
-        table, name = (A002562, "A002562") if self.unique else (A000170, "A000170")
-        expected = table.get(self.instance.n)
-        return None if expected is None else (expected, name)
-
     def check_total(
         self,
         total: int,
@@ -96,7 +88,7 @@ class Verification:
         ``run`` runs the recount tasks; ``forget`` removes the wrong sub-problems' results from the
         checkpoint and says where (None without one).
         """
-        known = self.expected_total()
+        known = published_count(self.instance, unique=self.unique)
         if known is None or total == known[0]:
             return
         expected, name = known

@@ -242,21 +242,20 @@ def _where(check: Check) -> str:
 
 
 def verdict(results: ComparisonResults) -> list[Block]:
-    """The first lines of a report: pass or fail, and whether the comparison is complete."""
+    """The first lines of a report: the verdict of every board size (see
+    :meth:`~nqueens_cp.harness.results.ComparisonResults.verdict_line`), the checks behind it, and
+    whether the comparison is complete."""
     failures, not_run = results.failures, results.not_run
     passed = sum(1 for c in results.checks if c.status == PASS)
     blocks: list[Block] = []
     if not results.complete:
         blocks.append(Paragraph(f"INCOMPLETE: {results.interruption}. This report covers only the runs made.",
                                 strong=True))
-    if failures:
-        blocks.append(Paragraph(f"RESULT: FAIL - {len(failures)} check(s) failed, {passed} passed "
-                                "(see Failures below).", strong=True))
-    elif not_run:
-        blocks.append(Paragraph(f"RESULT: PASS - all {passed} checks that ran passed; {len(not_run)} could not run "
-                                "(see Not checked below).", strong=True))
-    else:
-        blocks.append(Paragraph(f"RESULT: PASS - all {passed} checks passed.", strong=True))
+    tally = [f"{len(failures)} check(s) failed (see Failures below)"] if failures else []
+    tally.append(f"{passed} passed" if failures or not_run else f"all {passed} checks passed")
+    if not_run:
+        tally.append(f"{len(not_run)} could not run (see Not checked below)")
+    blocks.append(Paragraph(f"RESULT: {results.verdict_line()} - {', '.join(tally)}.", strong=True))
     return blocks
 
 

@@ -1,0 +1,145 @@
+"""The generated CLI reference names every sub-command and every option, and the site's pieces fit.
+
+``docs/hooks/cli_reference.py`` renders ``docs/cli.md`` from the argparse parsers when MkDocs builds
+the site (``mkdocs build --strict`` runs in ``.ci/run``). These tests call the same renderer (no
+MkDocs, no network) and check its output against the parsers, walked independently here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import re
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from nqueens_cp.cli import build_parser
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = ROOT / "docs"
+
+
+def _load(name: str) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(f"docs_hook_{name}", DOCS / "hooks" / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+cli_reference = _load("cli_reference")
+nav_extra = _load("nav_extra")
+repo_links = _load("repo_links")
+
+
+def _commands(parser: argparse.ArgumentParser, prefix: str) -> list[tuple[str, argparse.ArgumentParser]]:
+    """``(full command, parser)`` for ``parser`` and every sub-command below it, found from its actions."""
+    found = [(prefix, parser)]
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                found += _commands(sub, f"{prefix} {name}")
+    return found
+
+
+def _sections(reference: str) -> dict[str, str]:
+    """The reference's text under each ``## `command` `` heading, by command."""
+    parts = re.split(r"^## `([^`]+)`\s*$", reference, flags=re.MULTILINE)
+    return {parts[i]: parts[i + 1] for i in range(1, len(parts), 2)}
+
+
+def missing_from_reference(parser: argparse.ArgumentParser, reference: str) -> list[str]:
+    """Every sub-command without a section, and every option or positional argument not in its section."""
+    sections = _sections(reference)
+    missing = []
+    for command, sub in _commands(parser, parser.prog):
+        section = sections.get(command)
+        if section is None:
+            missing.append(command)
+            continue
+        for action in sub._actions:
+            if isinstance(action, argparse._SubParsersAction) or action.help == argparse.SUPPRESS:
+                continue
+            names = action.option_strings or [action.metavar or action.dest]
+            for name in names:
+                # a list item of the section starts with the flag: "- `--limit K`: ..." or "- `-o FILE, --output FILE`"
+                if not re.search(rf"^- `(?:[^`]*[ ,])?{re.escape(str(name))}(?=[ ,`=])", section, flags=re.MULTILINE):
+                    missing.append(f"{command} {name}")
+    return missing
+
+
+def test_every_subcommand_and_option_is_in_the_reference() -> None:
+    parser = build_parser()
+    reference = cli_reference.render_cli_reference(parser)
+    assert missing_from_reference(parser, reference) == []
+    commands = [command for command, _ in _commands(parser, parser.prog)]
+    assert {"nqueens-cp solve", "nqueens-cp compare", "nqueens-cp export"} <= set(commands)
+
+
+def test_the_check_finds_an_option_or_a_command_left_out() -> None:
+    """The check above can fail: drop one option's line, or one command's section, and it is named."""
+    parser = build_parser()
+    reference = cli_reference.render_cli_reference(parser)
+    without_limit = re.sub(r"^- `--limit K`.*\n", "", reference, count=1, flags=re.MULTILINE)
+    assert without_limit != reference
+    assert "nqueens-cp solve --limit" in missing_from_reference(parser, without_limit)
+    without_decode = reference.replace("## `nqueens-cp decode`", "## `nqueens-cp decoded`")
+    assert "nqueens-cp decode" in missing_from_reference(parser, without_decode)
+
+
+def test_reference_keeps_help_texts_and_usage() -> None:
+    parser = build_parser()
+    reference = cli_reference.render_cli_reference(parser)
+    sections = _sections(reference)
+    for command, sub in _commands(parser, parser.prog):
+        assert f"usage: {sub.prog}" in sections[command]
+        for action in sub._actions:
+            if action.help and action.help != argparse.SUPPRESS and "%(" not in action.help:
+                first_words = " ".join(action.help.split()[:3])
+                assert cli_reference.escape(first_words) in " ".join(sections[command].split()), (command, action.dest)
+
+
+def test_a_new_option_shows_without_touching_the_docs() -> None:
+    """A parser grown by another option or sub-command is rendered with it: nothing is listed by hand."""
+    parser = build_parser()
+    subparsers = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    extra = subparsers.add_parser("brand-new", help="a sub-command made up for this test")
+    extra.add_argument("--shiny", metavar="X", help="an option made up for this test, with * and <tags>")
+    reference = cli_reference.render_cli_reference(parser)
+    assert missing_from_reference(parser, reference) == []
+    assert r"with \* and &lt;tags&gt;" in _sections(reference)["nqueens-cp brand-new"]
+
+
+def test_the_cli_page_holds_the_marker_and_mkdocs_runs_the_hooks() -> None:
+    assert cli_reference.MARKER in (DOCS / "cli.md").read_text(encoding="utf-8")
+    config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    for hook in ("docs/hooks/cli_reference.py", "docs/hooks/nav_extra.py", "docs/hooks/repo_links.py"):
+        assert hook in config
+    page = cli_reference.on_page_markdown((DOCS / "cli.md").read_text(encoding="utf-8"), None, None, None)
+    assert cli_reference.MARKER not in page and "## `nqueens-cp solve`" in page
+
+
+@pytest.mark.parametrize("included", ["models/README.md", "benchmarks/RESULTS.md"])
+def test_included_files_are_included_not_copied(included: str) -> None:
+    """The models reference and the results are snippets of the files themselves, which exist."""
+    pages = "".join(path.read_text(encoding="utf-8") for path in DOCS.glob("*.md"))
+    assert f'--8<-- "{included}"' in pages
+    assert (ROOT / included).is_file()
+
+
+def test_pages_nav_leaves_out_are_collected(tmp_path: Path) -> None:
+    for name in ("index.md", "a.md", "local-search.md", "hooks/skip.md"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("# x\n", encoding="utf-8")
+    nav = [{"Home": "index.md"}, {"Guide": [{"A": "a.md"}]}]
+    assert nav_extra.unlisted_pages(tmp_path, nav) == ["local-search.md"]
+    config = nav_extra.on_config({"nav": nav, "docs_dir": str(tmp_path)})
+    assert config["nav"][-1] == {nav_extra.SECTION: ["local-search.md"]}
+
+
+def test_links_to_included_files_point_at_their_pages() -> None:
+    text = "See [the models](../models/README.md#the-at-most-one-encodings) and [figures](../benchmarks/RESULTS.md)."
+    assert repo_links.rewrite(text) == "See [the models](models.md#the-at-most-one-encodings) and [figures](results.md)."
+    assert repo_links.rewrite("[other](../tests/x.md)") == "[other](../tests/x.md)"
