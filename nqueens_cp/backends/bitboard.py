@@ -20,17 +20,13 @@ from typing import TYPE_CHECKING, Iterator
 from ..errors import BackendUnavailableError, NQueensError
 from ..instance import Instance, Solution
 from ..searches import constellations
-from ..searches.bitboard import bitboard_count, bitboard_solutions, row_masks
+from ..searches.bitboard import COMPILED_MAX_N, bitboard_count, bitboard_solutions, row_masks
 from ..symmetry import SYMMETRIES, class_size
 from .base import Backend, BatchCount, OptionSpec
 from .limits import refuse_row_order_first
 
 if TYPE_CHECKING:
     from types import ModuleType
-
-#: Boards up to this size use the compiled kernel (kept equal to ``bitboard_kernel.MAX_N``;
-#: repeated here so that choosing a kernel does not import numba).
-COMPILED_MAX_N = 32
 
 #: Empty boards up to this size are counted in pure Python: importing numba and loading the
 #: compiled kernel costs more than the whole count (measured: benchmarks/RESULTS.md).
