@@ -142,14 +142,15 @@ def add_backend_options(
     )
 
 
-def backend_options(args: argparse.Namespace) -> dict[str, Any]:
-    """The backend options given on the command line, by backend option name; applies ``--max-model-mb``."""
+def backend_options(args: argparse.Namespace, *, leave_out: tuple[str, ...] = ()) -> dict[str, Any]:
+    """The backend options given on the command line, by backend option name, but those in
+    ``leave_out`` (flags the command uses itself); applies ``--max-model-mb``."""
     from ..backends.limits import set_budget_mb
 
     set_budget_mb(getattr(args, "max_model_mb", None))
     options: dict[str, Any] = {}
     for name in OPTION_FLAGS:
-        value = getattr(args, name, None)
+        value = None if name in leave_out else getattr(args, name, None)
         if value is not None:
             options[name] = value
     options.update(dict(args.extra_options or ()))

@@ -48,14 +48,11 @@ def run(args: argparse.Namespace) -> int:
     instance, described = board_instance(args)
     if args.backend is None:
         args.backend = default_backend(question(args), instance)
-    options = backend_options(args)
-    if args.count or args.all:
-        # --workers counts worker processes here (see split_run.WORKERS_HELP), never backend workers.
-        options.pop("workers", None)
-        if wants_split(args):
-            return run_split(args, instance, options)
-    else:
-        wants_split(args)  # refuses split flags without --count/--all
+    splitting = wants_split(args)  # refuses split flags without --count/--all
+    # With --count/--all, --workers counts the split run's workers (see split_run.WORKERS_HELP).
+    options = backend_options(args, leave_out=("workers",) if args.count or args.all else ())
+    if splitting:
+        return run_split(args, instance, options)
     backend = create_backend(args.backend, **options)
     out = sys.stdout
     if args.count:
