@@ -9,7 +9,7 @@ as its CPU time so far (a lower bound; the table says so). Every answer is check
 independent checker.
 
     python benchmarks/bench_first.py                          # cpsat: default (strategy=first) vs plain, n = 256
-    python benchmarks/bench_first.py --n 512 --ours cpsat:workers=2 --cap 120
+    python benchmarks/bench_first.py --n 512 --ours cpsat:search_workers=2 --cap 120
 
 The target of the cpsat row: the default answers n = 256 within 30 s (of CPU time, see above).
 """
