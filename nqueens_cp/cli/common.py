@@ -12,7 +12,7 @@ from ..instance import MAX_N, Instance
 OPTION_FLAGS: dict[str, str] = {
     "encoding": "--encoding",
     "solver": "--solver",
-    "workers": "--workers",
+    "search_workers": "--search-workers",
     "time_limit": "--time-limit",
 }
 
@@ -121,14 +121,14 @@ def option_pair(text: str) -> tuple[str, str]:
     return key.strip().replace("-", "_"), value.strip()
 
 
-def add_backend_options(
-    parser: argparse.ArgumentParser, *, workers_help: str = "cpsat: number of search workers"
-) -> None:
+def add_backend_options(parser: argparse.ArgumentParser) -> None:
     """The backend options every solving command accepts (each goes to the chosen backend)."""
     group = parser.add_argument_group("backend options (passed to the backend, which checks them)")
     group.add_argument(OPTION_FLAGS["encoding"], help="sat: cardinality encoding (see `nqueens-cp backends`)")
     group.add_argument(OPTION_FLAGS["solver"], help="sat: PySAT solver name (see `nqueens-cp backends`)")
-    group.add_argument(OPTION_FLAGS["workers"], type=integer("--workers", 1), metavar="W", help=workers_help)
+    group.add_argument(OPTION_FLAGS["search_workers"], type=integer("--search-workers", 1), metavar="W",
+                       help="cpsat: number of CP-SAT search workers for a first solution (a portfolio; "
+                       "enumeration and counting always use one: split them with --workers)")
     group.add_argument(OPTION_FLAGS["time_limit"], type=number("--time-limit"), metavar="SECONDS",
                        help="cpsat: time limit in seconds")
     group.add_argument(
@@ -142,15 +142,14 @@ def add_backend_options(
     )
 
 
-def backend_options(args: argparse.Namespace, *, leave_out: tuple[str, ...] = ()) -> dict[str, Any]:
-    """The backend options given on the command line, by backend option name, but those in
-    ``leave_out`` (flags the command uses itself); applies ``--max-model-mb``."""
+def backend_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The backend options given on the command line, by backend option name; applies ``--max-model-mb``."""
     from ..backends.limits import set_budget_mb
 
     set_budget_mb(getattr(args, "max_model_mb", None))
     options: dict[str, Any] = {}
     for name in OPTION_FLAGS:
-        value = None if name in leave_out else getattr(args, name, None)
+        value = getattr(args, name, None)
         if value is not None:
             options[name] = value
     options.update(dict(args.extra_options or ()))

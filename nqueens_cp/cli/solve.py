@@ -11,7 +11,7 @@ from ..backends.registry import create_backend
 from ..instance import Instance
 from .common import add_backend_options, add_board_arguments, backend_options, board_instance, integer
 from .output import emit_solution
-from .split_run import WORKERS_HELP, add_parallel_arguments, run_split, wants_split
+from .split_run import add_parallel_arguments, run_split, wants_split
 
 #: How each question of :data:`~nqueens_cp.backends.defaults.DEFAULT_BACKENDS` is asked on ``solve``.
 DEFAULT_HELP = {"first": "the first solution", "count": "--count or --unique", "all": "--all"}
@@ -39,7 +39,7 @@ def add_parser(subparsers: Any) -> None:
     )
     parser.add_argument("--show", action="store_true", help="draw each board under its tuple")
     parser.add_argument("--format", choices=("text", "jsonl"), default="text", help="output format")
-    add_backend_options(parser, workers_help=WORKERS_HELP)
+    add_backend_options(parser)
     add_parallel_arguments(parser)
     parser.set_defaults(run=run)
 
@@ -48,10 +48,8 @@ def run(args: argparse.Namespace) -> int:
     instance, described = board_instance(args)
     if args.backend is None:
         args.backend = default_backend(question(args), instance)
-    splitting = wants_split(args)  # refuses split flags without --count/--all
-    # With --count/--all, --workers counts the split run's workers (see split_run.WORKERS_HELP).
-    options = backend_options(args, leave_out=("workers",) if args.count or args.all else ())
-    if splitting:
+    options = backend_options(args)
+    if wants_split(args):  # refuses split flags without --count/--all
         return run_split(args, instance, options)
     backend = create_backend(args.backend, **options)
     out = sys.stdout
