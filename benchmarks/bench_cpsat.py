@@ -127,13 +127,14 @@ def child(side: str, n: int, record: bool) -> None:
     the timed result found, as JSON. The check runs after the clock stops."""
     import ortools.sat.python.cp_model  # noqa: F401  (imported before the clock starts, for every side)
 
-    from nqueens_cp.backends.registry import create_backend, parse_config
+    from nqueens_cp.backends.configuration import Configuration
+    from nqueens_cp.backends.registry import create_backend
     from nqueens_cp.instance import Instance
 
     boards: list[Board] = []
     kind, _, config = side.partition(" ")
     if kind in ("count", "stream"):
-        name, options = parse_config(config)
+        name, options = Configuration.split(config)
         backend = create_backend(name, **options)
     wall, cpu = time.perf_counter(), time.process_time()
     if side == "reference":

@@ -52,7 +52,8 @@ sys.path.insert(0, str(HERE))
 from _common import build_c, load_average, machine  # noqa: E402
 
 from nqueens_cp.backends.base import Backend  # noqa: E402
-from nqueens_cp.backends.registry import create_backend, parse_config  # noqa: E402
+from nqueens_cp.backends.configuration import Configuration  # noqa: E402
+from nqueens_cp.backends.registry import create_backend  # noqa: E402
 from nqueens_cp.checker import solution_problems  # noqa: E402
 from nqueens_cp.instance import Instance  # noqa: E402
 from nqueens_cp.instance_files import read_excluded_diagonals  # noqa: E402
@@ -212,7 +213,7 @@ def main(argv: list[str] | None = None) -> int:
     labels = [label.strip() for label in args.backends.split(",") if label.strip()]
     backends = {}
     for label in labels:
-        name, options = parse_config(label)
+        name, options = Configuration.split(label)
         backends[label] = create_backend(name, **options)
     warm = Instance(8, blocked=[(0, 0)])
     for backend in backends.values():

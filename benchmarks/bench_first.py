@@ -30,14 +30,14 @@ sys.path.insert(0, str(HERE))
 
 from _common import Comparison, alternate, report  # noqa: E402
 
-from nqueens_cp.backends.registry import parse_config  # noqa: E402
+from nqueens_cp.backends.configuration import Configuration  # noqa: E402
 from nqueens_cp.checker import solution_problems  # noqa: E402
 from nqueens_cp.instance import Instance  # noqa: E402
 
 
 def command(config: str, n: int) -> list[str]:
     """``nqueens-cp solve N`` for the configuration ``name:key=value:...``."""
-    name, options = parse_config(config)
+    name, options = Configuration.split(config)
     flags = [arg for key, value in options.items() for arg in ("-O", f"{key}={value}")]
     return [sys.executable, "-m", "nqueens_cp", "solve", str(n), "--backend", name, *flags]
 

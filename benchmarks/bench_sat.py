@@ -13,7 +13,7 @@ a noisy machine slows every side alike; the table shows medians and ratios.
       python benchmarks/bench_sat.py --n 12 --repeat 3
 
 * grid: every encoding x every enumerating solver through the backend, the table behind the
-  default encoding and solver (``## Choosing the SAT encoding and solver`` in the README)::
+  default encoding and solver (``## Choosing the SAT encoding and solver`` in docs/choosing.md)::
 
       python benchmarks/bench_sat.py --grid --n 10 --repeat 3
       python benchmarks/bench_sat.py --grid --n 12 --encodings pairwise,bitwise --solvers cadical195,cadical153
@@ -76,10 +76,11 @@ def reference_boards(n: int) -> Iterator[Board]:
 
 def backend_boards(n: int, config: str) -> Iterator[Board]:
     """The ``sat`` backend's enumeration in configuration ``config`` (e.g. ``sat:solver=glucose4``)."""
-    from nqueens_cp.backends.registry import create_backend, parse_config
+    from nqueens_cp.backends.configuration import Configuration
+    from nqueens_cp.backends.registry import create_backend
     from nqueens_cp.instance import Instance
 
-    name, options = parse_config(config)
+    name, options = Configuration.split(config)
     return create_backend(name, **options).solutions(Instance(n))
 
 

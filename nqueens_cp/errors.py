@@ -80,3 +80,16 @@ class ModelTooLargeError(NQueensError):
 
 class InstanceFileError(NQueensError, ValueError):
     """An instance file (a CSPLib ``.param``) cannot be read: the message is ``FILE:LINE: why``."""
+
+
+def describe_exception(error: BaseException) -> str:
+    """``Type: message (at file:line in function)``: where a run failed, in one line."""
+    import os
+    import traceback
+
+    text = f"{type(error).__name__}: {error}".rstrip(": ")
+    frames = traceback.extract_tb(error.__traceback__)
+    if frames:
+        last = frames[-1]
+        text += f" (at {os.path.basename(last.filename)}:{last.lineno} in {last.name})"
+    return text
