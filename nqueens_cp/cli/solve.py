@@ -7,6 +7,7 @@ import sys
 from typing import Any
 
 from ..backends.registry import create_backend
+from .certify import add_certify_arguments, run_certified, wants_certificate
 from .common import add_backend_options, add_board_arguments, backend_options, board_instance, integer
 from .output import emit_solution
 from .split_run import WORKERS_HELP, add_parallel_arguments, run_split, wants_split
@@ -31,12 +32,16 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--format", choices=("text", "jsonl"), default="text", help="output format")
     add_backend_options(parser, workers_help=WORKERS_HELP)
     add_parallel_arguments(parser)
+    add_certify_arguments(parser)
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     instance, described = board_instance(args)
     options = backend_options(args)
+    if wants_certificate(args):
+        options.pop("workers", None)
+        return run_certified(args, instance, described, options)
     if args.count or args.all:
         # --workers counts worker processes here (see split_run.WORKERS_HELP), never backend workers.
         options.pop("workers", None)
