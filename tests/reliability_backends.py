@@ -18,7 +18,7 @@ from nqueens_cp.instance import Instance, Solution
 
 
 def _targeted(instance: Instance, column: int) -> bool:
-    return column < 0 or instance.placements.get(0) == column
+    return column < 0 or instance.fixed_by_row.get(0) == column
 
 
 class MiscountingBackend(BitboardBackend):
@@ -53,7 +53,7 @@ class SegfaultingBackend(BitboardBackend):
         state = Path(self.options["state_dir"]) if self.options["state_dir"] else None
         if _targeted(instance, self.options["column"]):
             ctypes.string_at(0)  # a real segmentation fault, as a native solver would have
-        if state is not None and instance.placements.get(0) == self.options["victim"]:
+        if state is not None and instance.fixed_by_row.get(0) == self.options["victim"]:
             try:
                 os.close(os.open(state / "victim-started", os.O_CREAT | os.O_EXCL | os.O_WRONLY))
             except FileExistsError:

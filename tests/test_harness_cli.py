@@ -50,7 +50,7 @@ def test_compare_writes_every_output(tmp_path: Path, capsys: pytest.CaptureFixtu
     report = (out / "report.md").read_text()
     assert captured.out == report
     # 4 sizes x (2 configurations x validity, duplicates, count, set + the reference check); repetitions merge
-    assert report.splitlines()[2] == "> **RESULT: PASS - all 36 checks passed.**"
+    assert report.splitlines()[2] == "> **RESULT: PASS for n = 4..6, 8 - all 36 checks passed.**"
     for heading in ("## Runtime", "## Speedup against backtrack", "## Validation", "## CPU time and memory",
                     "## Environment", "## Reproduce", "![median runtime"):
         assert heading in report

@@ -190,3 +190,35 @@ def test_cli_verify(tmp_path: Path) -> None:
         "nqueens-cp: error: verify: sub-problem #0 (row 0 = 0) of n=10: miscounting:batch_size=8192:column=0:"
         "kernel=compiled:search=rows counted 65, backtrack:search=auto:seed=0 counted 64; no result reported"]
     assert solve("10", "--verify").returncode == 2  # a split flag: needs --count or --all
+
+
+@pytest.mark.parametrize("unique", [False, True])
+def test_a_plain_count_is_checked_against_oeis_too(
+    miscounting: str, unique: bool, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from nqueens_cp.cli import main
+
+    flags = ["--unique"] if unique else []
+    status = main(["solve", "8", "--count", "--backend", miscounting, "-O", "column=-1", *flags])
+    captured = capsys.readouterr()
+    name, expected = ("A002562", A002562[8]) if unique else ("A000170", A000170[8])
+    assert (status, captured.out) == (1, "")
+    assert captured.err == (f"nqueens-cp: error: the count {expected + 1} of n=8 differs from OEIS {name}(8) = "
+                            f"{expected}: the backend is wrong; no result reported\n")
+    # where nothing is published (pre-placed queens, --limit) the count is the backend's alone
+    assert main(["solve", "8", "--count", "--backend", miscounting, "-O", "column=-1", "--fix", "0:0"]) == 0
+    assert main(["solve", "8", "--count", "--backend", miscounting, "-O", "column=-1", "--limit", "5"]) == 0
+    assert capsys.readouterr().out.split() == ["5", "6"]  # 4 + 1 with queen 0:0; min(92, 5) + 1
+
+
+def test_the_solutions_of_a_plain_all_are_counted_against_oeis(capsys: pytest.CaptureFixture[str]) -> None:
+    from nqueens_cp.cli import main
+
+    from .harness_backends import registered as harness_registered
+
+    with harness_registered():
+        status = main(["solve", "8", "--all", "--backend", "test-drops"])
+    captured = capsys.readouterr()
+    assert status == 1 and len(captured.out.splitlines()) == 91  # what was written stays written
+    assert captured.err == ("nqueens-cp: error: 91 solutions of n=8 written, but OEIS A000170(8) = 92: the "
+                            "backend is wrong\n")

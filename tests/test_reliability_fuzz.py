@@ -29,7 +29,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from nqueens_cp.cli import COMMANDS, build_parser
+from nqueens_cp.cli import COMMANDS, EXIT_STOPPED, build_parser
 
 from .conftest import REPO
 
@@ -185,7 +185,7 @@ def check_vector(argv: list[str], root: Path) -> None:
     assert "Traceback" not in stderr and "internal error" not in stderr, shown
     assert "Exception ignored" not in stderr, shown
     if finished:
-        assert process.returncode in (0, 1, 2, 130), f"exit status {process.returncode}\n{shown}"
+        assert process.returncode in (0, 1, 2, EXIT_STOPPED, 130), f"exit status {process.returncode}\n{shown}"
         if process.returncode == 2 and argv and argv[0] != "--help":
             # one line (compare's progress lines per finished board size aside)
             lines = [line for line in stderr.splitlines() if line and not re.match(r"nqueens-cp: n=\d+: ", line)]

@@ -39,7 +39,7 @@ REFUSED_SOLVERS: dict[str, str] = {
 }
 
 #: The solver of the fastest pair measured for enumeration (``benchmarks/bench_sat.py --grid``,
-#: README section "Choosing the SAT encoding and solver"): CaDiCaL 1.9.5 propagates the pairwise
+#: docs/choosing.md, "Choosing the SAT encoding and solver"): CaDiCaL 1.9.5 propagates the pairwise
 #: encoding's binary clauses fastest, and stays fastest as the blocking clauses pile up.
 DEFAULT_SOLVER = "cadical195"
 

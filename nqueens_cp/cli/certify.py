@@ -6,7 +6,7 @@ import argparse
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from ..errors import CertificationError, NQueensError
 from ..instance import Instance, Solution
@@ -42,8 +42,12 @@ def cnf_path(proof: Path) -> Path:
     return proof.with_suffix(".cnf") if proof.suffix != ".cnf" else proof.with_name(proof.name + ".cnf")
 
 
-def run_certified(args: argparse.Namespace, instance: Instance, described: str, options: dict[str, Any]) -> int:
-    """``solve --certify``: the answer, its certificate checked; returns the exit status."""
+def run_certified(
+    args: argparse.Namespace, instance: Instance, described: str, options: dict[str, Any],
+    matches_published: Callable[[int, Instance], bool],
+) -> int:
+    """``solve --certify``: the answer, its certificate checked; returns the exit status.
+    ``matches_published`` compares a count with OEIS (and says so on stderr when it differs)."""
     from ..atomic import atomic_write_all
     from ..backends.registry import create_backend
     from ..backends.sat import SatBackend
@@ -88,6 +92,10 @@ def run_certified(args: argparse.Namespace, instance: Instance, described: str, 
             return 1
         sys.stderr.write("certified: the solution passed the independent checker\n")
         return 0
+    if args.count or args.all:
+        out.flush()
+        if not matches_published(certificate.solutions, instance):
+            return 1
     if args.count:
         print(certificate.solutions)
     out.flush()

@@ -38,7 +38,7 @@ SPLIT_FLAGS = {
 def add_parallel_arguments(parser: argparse.ArgumentParser) -> None:
     """The split-run flags of ``solve`` (``--workers`` itself comes with the backend options)."""
     group = parser.add_argument_group(
-        "split runs (with --count or --all; see README 'Scaling out')",
+        "split runs (with --count or --all; see the docs, 'Scaling out')",
         "The instance is split into sub-problems by fixing the queens of the first rows; their "
         "results are added up. With --all the solutions are streamed as sub-problems finish, so "
         "their order differs from a serial run (the set is the same).",

@@ -37,7 +37,8 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, TextIO
 
 from ..arguments import require_bool, require_instance, require_int, require_mapping, require_str
 from ..backends.base import Backend
-from ..backends.registry import create_backend, parse_config
+from ..backends.configuration import Configuration
+from ..backends.registry import create_backend
 from ..errors import CheckpointError, InvalidArgumentError, NQueensError, SubProblemError, WrongCountError
 from ..instance import Instance, Solution
 from ..oeis import A000170, A002562
@@ -148,11 +149,6 @@ def cross_check_config(backend: Backend) -> str:
     return "bitboard"
 
 
-def configuration_label(backend: Backend) -> str:
-    """``name:key=value...`` with every option given to the backend (its defaults included)."""
-    return ":".join([backend.name, *(f"{key}={value}" for key, value in sorted(backend.options.items()))])
-
-
 @dataclass(frozen=True)
 class SolvedSubProblem:
     """One sub-problem's result, with the solutions it stands for when enumerating.
@@ -255,15 +251,14 @@ class SplitRun:
             "symmetric": plan.symmetric,
             "task": self.task_name,
             "subproblems": len(plan),
-            **({"verify": configuration_label(self._checker)} if self.config.verify else {}),
+            **({"verify": Configuration.of(self._checker).label} if self.config.verify else {}),
         }
 
     def _cross_checker(self) -> Backend:
         """The backend that counts sub-problems a second time (``verify``, or a count off OEIS)."""
         text = self.config.verify_with or cross_check_config(self._backend)
-        name, options = parse_config(text)
-        checker = create_backend(name, **options)
-        if self.config.verify and configuration_label(checker) == configuration_label(self._backend):
+        checker = Configuration.parse(text, available=False).create()
+        if self.config.verify and Configuration.of(checker).label == Configuration.of(self._backend).label:
             raise NQueensError(
                 f"verify: {text} is the backend being checked; give another backend or kernel"
             )
@@ -498,8 +493,8 @@ class SplitRun:
         checked, own = (result, other) if self._is_check(task) else (other, result)
         if checked.count != own.count:
             raise WrongCountError(
-                f"verify: sub-problem {sub.label()} of {self.instance}: {configuration_label(self._backend)} "
-                f"counted {own.count}, {configuration_label(self._checker)} counted {checked.count}; "
+                f"verify: sub-problem {sub.label()} of {self.instance}: {Configuration.of(self._backend).label} "
+                f"counted {own.count}, {Configuration.of(self._checker).label} counted {checked.count}; "
                 "no result reported"
             )
         return own
@@ -522,15 +517,15 @@ class SplitRun:
         what = f"total {total} of {self.instance} differs from OEIS {name}({self.instance.n}) = {expected}"
         if self.config.verify:
             raise WrongCountError(
-                f"{what}, although {configuration_label(self._checker)} confirmed every sub-problem; "
+                f"{what}, although {Configuration.of(self._checker).label} confirmed every sub-problem; "
                 "no result reported"
             )
         if self.notify is not None:
-            self.notify(f"{what}: counting every sub-problem again with {configuration_label(self._checker)}")
+            self.notify(f"{what}: counting every sub-problem again with {Configuration.of(self._checker).label}")
         rechecked = self._recount(plan)
         by_index = {sub.index: sub for sub in plan.subproblems}
         wrong = [
-            f"{by_index[index].label()} counted {count}, {configuration_label(self._checker)} counts "
+            f"{by_index[index].label()} counted {count}, {Configuration.of(self._checker).label} counts "
             f"{rechecked[index]}"
             for index, count in counts
             if index in rechecked and rechecked[index] != count
@@ -540,7 +535,7 @@ class SplitRun:
             detail = (
                 f"{unchecked} sub-problem(s) could not be counted again"
                 if unchecked
-                else f"{configuration_label(self._checker)} agrees on every sub-problem"
+                else f"{Configuration.of(self._checker).label} agrees on every sub-problem"
             )
             raise WrongCountError(f"{what}; {detail}; no result reported")
         shown = "; ".join(wrong[:10]) + (f"; ... {len(wrong)} in all" if len(wrong) > 10 else "")

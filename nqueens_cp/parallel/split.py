@@ -126,7 +126,7 @@ def expand(subproblem: SubProblem, solutions: Iterable[Solution]) -> Iterator[So
 def _prefixes(instance: Instance, depth: int, first_row_columns: range) -> Iterator[tuple[int, ...]]:
     """Consistent column choices for rows ``0 .. depth-1``, in lexicographic order."""
     n = instance.n
-    fixed = instance.placements
+    fixed = instance.fixed_by_row
     later = [(r, c) for r, c in instance.fixed if r >= depth]
 
     def attacks(row: int, col: int, other_row: int, other_col: int) -> bool:
@@ -166,10 +166,10 @@ def split_instance(instance: Instance, depth: int, *, symmetry: bool = True) -> 
     depth = min(depth, n)
     symmetric = symmetry and depth >= 1 and not instance.fixed
     first_row = range((n + 1) // 2) if symmetric else range(n)
-    pre_placed = instance.placements
+    fixed_by_row = instance.fixed_by_row
     subproblems: list[SubProblem] = []
     for prefix in _prefixes(instance, depth, first_row):
-        added = [(row, col) for row, col in enumerate(prefix) if row not in pre_placed]
+        added = [(row, col) for row, col in enumerate(prefix) if row not in fixed_by_row]
         mirrored = symmetric and 2 * prefix[0] < n - 1
         subproblems.append(
             SubProblem(
