@@ -20,7 +20,7 @@ REPO = Path(__file__).resolve().parents[1]
 CONFIGS: list[tuple[str, dict[str, Any]]] = [
     *[(name, {}) for name in ("backtrack", "bitboard", "cpsat")],
     ("bitboard", {"kernel": "python"}),
-    ("cpsat", {"workers": 2}),
+    ("cpsat", {"search_workers": 2}),
     *[("sat", {"encoding": encoding}) for encoding in ENCODINGS],
     ("minizinc", {}),
     ("choco", {}),
