@@ -6,9 +6,12 @@
 #   minisat+             pseudo-Boolean solver (OPB)
 #   chromium             headless browser: the HTML report test opens the page in it (screenshot, DOM)
 #   chromium-driver      its WebDriver, for browser tests driven from Python
+#   default-jre-headless Java 17: the xcsp3 backend runs the ACE and Choco jars that pycsp3 ships
 # Needs root. The tests skip when a tool is missing, except under CI=true, where a missing tool fails.
 set -eu
 apt-get update -qq
-apt-get install -y -qq --no-install-recommends gcc cadical minisat minizinc flatzinc minisat+ chromium chromium-driver
+apt-get install -y -qq --no-install-recommends gcc cadical minisat minizinc flatzinc minisat+ chromium chromium-driver \
+    default-jre-headless
 minizinc --solvers | grep -q org.gecode.gecode
 chromium --version
+java -version

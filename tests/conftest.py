@@ -27,6 +27,8 @@ CONFIGS: list[tuple[str, dict[str, Any]]] = [
     ("choco", {"alldiff": "AC", "diagonals": "auxiliary", "search": "inorder"}),
     ("xcsp3", {}),
     ("xcsp3", {"solver": "choco"}),
+    ("cpmpy", {}),
+    ("cpmpy", {"solver": "choco"}),
     ("sat", {"solver": "minisat22"}),
     ("sat", {"solver": "glucose4"}),
 ]

@@ -26,7 +26,7 @@ from nqueens_cp.testing.backend_contract import (
 from .conftest import CONFIGS, COUNT_CONFIGS, config_id, require_backend, usable
 
 #: The backends that build a model (the others are plain searches).
-MODEL_BASED = frozenset({"cpsat", "sat", "minizinc", "choco", "xcsp3", "ganak", "approxmc", "bdd"})
+MODEL_BASED = frozenset({"cpsat", "sat", "minizinc", "choco", "xcsp3", "cpmpy", "ganak", "approxmc", "bdd"})
 
 #: Run by other tests already for every backend (the unique and completion tests), or slow through a solver.
 ELSEWHERE = (check_unique_counts,)

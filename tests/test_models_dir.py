@@ -25,12 +25,12 @@ def test_one_cnf_per_encoding_and_the_other_formats() -> None:
     names = set(example_models())
     assert {f"cnf/queens8-{encoding}.cnf" for encoding in ENCODINGS} <= names
     assert {"queens8.cpsat.pbtxt", "queens8.mzn", "queens8.opb"} <= names
-    assert len(names) == len(ENCODINGS) + 3
+    assert len(names) == len(ENCODINGS) + 4
 
 
 def test_regenerate_writes_into_a_fresh_directory(tmp_path: Path) -> None:
     written = regenerate(tmp_path / "out", n=5)
-    assert len(written) == len(ENCODINGS) + 3
+    assert len(written) == len(ENCODINGS) + 4
     assert all(path.is_file() for path in written)
     assert (tmp_path / "out" / "cnf" / "queens5-pairwise.cnf").read_text().startswith("c N-Queens as CNF")
     assert main([str(tmp_path / "again")]) == 0

@@ -33,6 +33,7 @@ class ApproxMcBackend(CountingBackend):
     summary: ClassVar[str] = ("approximate model count of the CNF by ApproxMC (pyapproxmc), within (1 + epsilon) "
                               "with probability 1 - delta; counts only")
     requires: ClassVar[tuple[str, ...]] = ("pyapproxmc", "pysat")
+    extra: ClassVar[str] = "paradigms"
     supports_blocked = True
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec("epsilon", float, 0.8, "tolerance: the count is within a factor 1 + epsilon", minimum=0.01),

@@ -94,6 +94,8 @@ class Backend(ABC):
     summary: ClassVar[str]
     option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
     requires: ClassVar[tuple[str, ...]] = ()
+    #: The extra of nqueens-cp that installs ``requires`` (empty: the core dependencies do).
+    extra: ClassVar[str] = ""
     #: Whether the backend honours ``Instance.blocked``; the others refuse such instances.
     supports_blocked: ClassVar[bool] = False
     #: Whether the backend counts an empty board in batches of start constellations: it then
@@ -149,7 +151,8 @@ class Backend(ABC):
         """
         missing = cls.missing_packages()
         if missing:
-            return f"backend {cls.name} needs {', '.join(missing)}: pip install nqueens-cp (it declares them)"
+            target = f"'nqueens-cp[{cls.extra}]'" if cls.extra else "nqueens-cp"
+            return f"backend {cls.name} needs {', '.join(missing)}: pip install {target} (it declares them)"
         return None
 
     @classmethod

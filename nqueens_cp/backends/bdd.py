@@ -30,6 +30,7 @@ class BddBackend(CountingBackend):
     name: ClassVar[str] = "bdd"
     summary: ClassVar[str] = "binary decision diagram of the board (dd, with CUDD where installed), paths counted; counts only"
     requires: ClassVar[tuple[str, ...]] = ("dd",)
+    extra: ClassVar[str] = "paradigms"
     supports_blocked = True
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec("build", str, "squares", "squares (each queen excludes what it attacks below) or lines "

@@ -35,6 +35,7 @@ class ChocoBackend(Backend):
     name: ClassVar[str] = "choco"
     summary: ClassVar[str] = "row model (three AllDifferent) in the Choco CP solver, in-process via pychoco"
     requires: ClassVar[tuple[str, ...]] = ("pychoco",)
+    extra: ClassVar[str] = "paradigms"
     supports_blocked = True
     #: Bytes of address space pychoco's native image reserves for its heap at start-up (32 GiB, mostly
     #: never touched): a worker's address-space limit (compare --memory-limit) is raised by as much.

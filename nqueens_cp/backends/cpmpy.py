@@ -47,6 +47,7 @@ class CpmpyBackend(Backend):
     name: ClassVar[str] = "cpmpy"
     summary: ClassVar[str] = "row model stated once in CPMpy, solved by a solver CPMpy supports (OR-Tools by default)"
     requires: ClassVar[tuple[str, ...]] = ("cpmpy",)
+    extra: ClassVar[str] = "paradigms"
     supports_blocked = True
     #: pychoco's heap reservation, when CPMpy hands the model to Choco (see the ``choco`` backend).
     reserved_address_space: ClassVar[int] = 33 * 2**30

@@ -31,6 +31,7 @@ class GanakBackend(CountingBackend):
     name: ClassVar[str] = "ganak"
     summary: ClassVar[str] = "exact model count of the CNF by Ganak (pyganak), projected on the queens; counts only"
     requires: ClassVar[tuple[str, ...]] = ("pyganak", "pysat")
+    extra: ClassVar[str] = "paradigms"
     supports_blocked = True
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec("encoding", str, DEFAULT_ENCODING, "cardinality encoding of the CNF", choices=ENCODINGS),

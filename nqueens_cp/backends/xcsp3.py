@@ -71,6 +71,7 @@ class Xcsp3Backend(Backend):
     name: ClassVar[str] = "xcsp3"
     summary: ClassVar[str] = "row model written as XCSP3 (.xml), solved by ACE or Choco (Java jars shipped by pycsp3)"
     requires: ClassVar[tuple[str, ...]] = ("pycsp3",)
+    extra: ClassVar[str] = "paradigms"
     supports_blocked = True
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec("solver", str, "ace", "XCSP3 solver: ace or choco", choices=tuple(JARS)),
@@ -79,7 +80,7 @@ class Xcsp3Backend(Backend):
     @classmethod
     def unavailable_reason(cls) -> str | None:
         if cls.missing_packages():
-            return "backend xcsp3 needs the Python package pycsp3 (it ships the solvers): pip install pycsp3"
+            return "backend xcsp3 needs the Python package pycsp3 (it ships the solvers): pip install 'nqueens-cp[paradigms]'"
         if shutil.which("java") is None:
             return f"backend xcsp3 runs the Java solvers of pycsp3, and java is not on the PATH: {JAVA_HINT}"
         if solver_jar("ace") is None:

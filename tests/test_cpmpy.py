@@ -1,0 +1,41 @@
+"""The cpmpy backend: one model, every CPMpy solver installed here, the same answers."""
+
+from __future__ import annotations
+
+import pytest
+
+from nqueens_cp import Instance, create_backend
+from nqueens_cp.testing.backend_contract import reference_solutions
+
+from .conftest import require_backend
+
+
+@pytest.mark.parametrize("solver", ["ortools", "choco", "exact", "z3"])
+def test_every_solver_gives_the_brute_force_sets(solver: str) -> None:
+    require_backend("cpmpy")
+    from nqueens_cp.backends.cpmpy import installed_solvers
+
+    if solver not in installed_solvers():
+        pytest.skip(f"CPMpy finds no {solver} here")
+    backend = create_backend("cpmpy", solver=solver)
+    for instance in (Instance(6), Instance(7, {2: 4}), Instance(7, blocked=[(0, 0), (3, 2)])):
+        assert set(backend.solutions(instance)) == reference_solutions(instance)
+    assert backend.first_solution(Instance(3)) is None
+
+
+def test_unknown_solver_is_refused_in_one_line() -> None:
+    require_backend("cpmpy")
+    from nqueens_cp.errors import BackendOptionError
+
+    with pytest.raises(BackendOptionError, match="choose from"):
+        create_backend("cpmpy", solver="nosuchsolver")
+
+
+def test_the_model_is_built_without_solving() -> None:
+    pytest.importorskip("cpmpy")
+    from nqueens_cp.models.cpmpy_model import build_cpmpy_model
+    from nqueens_cp.models.rows import row_model
+
+    built = build_cpmpy_model(row_model(Instance(5, {0: 1})))
+    assert len(built.model.constraints) == 4  # three AllDifferent, one equality
+    assert built.queens.shape == (5,)
