@@ -184,3 +184,19 @@ def test_row_model_size_matches_the_built_models() -> None:
             assert choco_size(row_model(instance), "auxiliary") == row_model_size(n, p, auxiliary=True)
             text = xcsp3_text(instance)
             assert text.count("<allDifferent>") == 3 and text.count("<intension>") == p
+
+
+def test_bdd_size_formula_of_the_readme() -> None:
+    from nqueens_cp.models.bdd import bdd_size
+
+    text = README.read_text(encoding="utf-8")
+    assert "**`n²` variables, `6n − 6` line constraints** for n ≥ 2" in text
+    for n in range(2, 20):
+        assert bdd_size(Instance(n)).variables == n * n
+        assert bdd_size(Instance(n)).constraints == 6 * n - 6
+
+
+def test_readme_states_the_row_model_sizes() -> None:
+    text = README.read_text(encoding="utf-8")
+    assert "**`n` variables, `3 + p` constraints**" in text
+    assert "**`3n` variables, `3 + p + 2n` constraints**" in text
