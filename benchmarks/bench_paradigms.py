@@ -44,7 +44,7 @@ FORMULATIONS: list[tuple[str, str]] = [
 #: The counters, with their formulations.
 COUNTERS: list[str] = [
     "ganak", "ganak:encoding=seqcounter", "approxmc", "approxmc:epsilon=0.3:delta=0.05",
-    "bdd", "bdd:build=lines", "bdd:library=autoref", "bitboard", "sat",
+    "bdd", "bdd:build=lines", "bdd:reorder=true", "bdd:library=autoref", "bitboard", "sat",
 ]
 
 
