@@ -54,6 +54,7 @@ class ApproxMcBackend(CountingBackend):
         return float(self.options["epsilon"])
 
     def _model_size(self, instance: Instance, unique: bool) -> ModelSize:
+        check_fits(cnf_estimate(instance, self.options["encoding"]), backend=self.name)
         return build_cnf(instance, self.options["encoding"], unique=unique).size()
 
     def _count_all(self, instance: Instance, unique: bool) -> int:

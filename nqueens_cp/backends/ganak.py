@@ -39,6 +39,7 @@ class GanakBackend(CountingBackend):
     )
 
     def _model_size(self, instance: Instance, unique: bool) -> ModelSize:
+        check_fits(cnf_estimate(instance, self.options["encoding"]), backend=self.name)
         return build_cnf(instance, self.options["encoding"], unique=unique).size()
 
     def _count_all(self, instance: Instance, unique: bool) -> int:
