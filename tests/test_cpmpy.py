@@ -31,6 +31,16 @@ def test_unknown_solver_is_refused_in_one_line() -> None:
         create_backend("cpmpy", solver="nosuchsolver")
 
 
+def test_configuring_cpmpy_imports_no_solver() -> None:
+    import subprocess
+    import sys
+
+    code = ("import sys; from nqueens_cp.backends.configuration import Configuration; "
+            "Configuration.parse('cpmpy:solver=choco'); print('pychoco' in sys.modules, 'cpmpy' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
+    assert done.stdout.split() == ["False", "False"]
+
+
 def test_the_model_is_built_without_solving() -> None:
     pytest.importorskip("cpmpy")
     from nqueens_cp.models.cpmpy_model import build_cpmpy_model

@@ -26,7 +26,8 @@ from .base import Backend, OptionSpec
 from .limits import check_fits, row_model_estimate
 
 #: Solvers CPMpy hands the model to here that enumerate (pysat needs pypblib for the sums).
-KNOWN_SOLVERS: tuple[str, ...] = ("ortools", "choco", "exact", "z3", "gcs", "minizinc", "pysat")
+KNOWN_SOLVERS: tuple[str, ...] = ("ortools", "choco", "exact", "z3", "gcs", "minizinc", "pysat", "highs", "pumpkin",
+                                  "pindakaas", "cpo", "gurobi", "cplex", "scip", "hexaly", "rc2", "pysdd")
 
 
 @cache
@@ -57,10 +58,19 @@ class CpmpyBackend(Backend):
 
     def __init__(self, **options: object) -> None:
         super().__init__(**options)
-        solvers = installed_solvers()
-        if solvers and self.options["solver"] not in solvers:
+        # Checked by name only: asking CPMpy which solvers are installed imports them all, and
+        # pychoco reserves 32 GiB of address space in the process (a comparison's parent process
+        # would hand that to every worker it forks, under their address-space limit).
+        if self.options["solver"] not in KNOWN_SOLVERS:
             raise BackendOptionError(
-                f"option solver: unknown value {self.options['solver']!r} (choose from {', '.join(solvers)})")
+                f"option solver: unknown value {self.options['solver']!r} (choose from {', '.join(KNOWN_SOLVERS)})")
+
+    def _check_solver(self) -> None:
+        """Refuse, in one line, a known CPMpy solver whose library is not installed here."""
+        solvers = installed_solvers()
+        if self.options["solver"] not in solvers:
+            raise BackendOptionError(f"cpmpy: solver {self.options['solver']} is not installed here "
+                                     f"(installed: {', '.join(solvers) or 'none'})")
 
     @classmethod
     def option_choices(cls, spec: OptionSpec) -> tuple[Any, ...] | None:
@@ -73,6 +83,7 @@ class CpmpyBackend(Backend):
         import cpmpy as cp
 
         check_fits(row_model_estimate(instance, "CPMpy"), backend=self.name)
+        self._check_solver()
         rows = row_model(instance)
         if not rows.feasible:
             return
@@ -95,6 +106,7 @@ class CpmpyBackend(Backend):
         import cpmpy as cp
 
         check_fits(row_model_estimate(instance, "CPMpy"), backend=self.name)
+        self._check_solver()
         rows = row_model(instance)
         if not rows.feasible:
             return None
