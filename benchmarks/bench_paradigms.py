@@ -90,6 +90,7 @@ def main() -> int:
     parser.add_argument("--counters", action="store_true", help="measure the counters on n = 8..12")
     parser.add_argument("--quick", action="store_true", help="one repetition instead of three")
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds per process (default 60)")
+    parser.add_argument("--only", default="", help="comma-separated configurations to run (default: all)")
     args = parser.parse_args()
     repeat = 1 if args.quick else 3
     print(f"load before: {load_average()}")
@@ -102,10 +103,11 @@ def main() -> int:
                                             for n, _, _ in cases))
     else:
         cases = [(10, "count", args.timeout), (256, "first", args.timeout)]
-        configs = [config for _, config in FORMULATIONS]
+        chosen = [(p, c) for p, c in FORMULATIONS if not args.only or c in args.only.split(",")]
+        configs = [config for _, config in chosen]
         times = measure(configs, cases, repeat)
         print(f"{'paradigm':28} {'configuration':32} {'count n = 10 (<= 5 s)':>28} {'first n = 256 (<= 30 s)':>28}")
-        for paradigm, config in FORMULATIONS:
+        for paradigm, config in chosen:
             count, first = (median_text(times[(config, n, task)], args.timeout) for n, task, _ in cases)
             print(f"{paradigm:28} {config:32} {count:>28} {first:>28}")
     print(f"load after: {load_average()}; medians of {repeat}, whole process (python -m nqueens_cp solve ...)")
