@@ -2,6 +2,7 @@
 
     python benchmarks/paradigms_report.py                  # everything (about an hour on 2 shared cores)
     python benchmarks/paradigms_report.py --steps count    # one step (count, first, complete, csplib)
+    python benchmarks/paradigms_report.py --steps ''       # only README.md, from the steps run so far
 
 1. ``count/``: the count of n = 4..12 (``compare --task count``: count-only backends take part),
    each configuration as far as it gets in 60 s (a timeout skips its larger boards);
@@ -118,7 +119,7 @@ def main() -> int:
     log = OUT / "runs.json"
     done: dict[str, dict[str, str]] = json.loads(log.read_text()) if log.exists() else {}
     env = {**os.environ, "PYTHONPATH": str(REPO)}
-    for step in args.steps.split(","):
+    for step in [step for step in args.steps.split(",") if step]:  # --steps '': only rewrite README.md
         command = steps()[step]
         started, load_before = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()), load_average()
         result = subprocess.run(command, capture_output=True, text=True, env=env, cwd=REPO)
