@@ -27,6 +27,16 @@ CONFIGS: list[tuple[str, dict[str, Any]]] = [
     ("sat", {"solver": "glucose4"}),
 ]
 
+#: The backends that find one solution and neither count nor enumerate (``Backend.answers``),
+#: with their methods: run by the contract kit's first-solution checks, kept out of CONFIGS
+#: (whose tests enumerate).
+FIRST_ONLY_CONFIGS: list[tuple[str, dict[str, Any]]] = [
+    ("localsearch", {}),
+    ("localsearch", {"method": "minconflicts"}),
+    ("construction", {}),
+    ("construction", {"method": "bernhardsson"}),
+]
+
 
 #: The searches and models compared on unique and completion tasks: each backend once, the
 #: first-fail search, and the sat backend with its default (pairwise) and an auxiliary encoding.

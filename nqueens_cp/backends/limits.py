@@ -117,3 +117,19 @@ def refuse_row_order_first(instance: Instance, backend: str) -> None:
             f"{backend} searches rows in order, which finds no first solution of n > {ROW_ORDER_FIRST_MAX_N} "
             f"in reasonable time (n = {instance.n}); use --backend backtrack (first-fail search) or cpsat"
         )
+
+
+#: Bytes per row of a solution handed over as a tuple: the tuple's pointer and its int object
+#: (columns above 256 are objects of their own), plus the list ``tolist`` makes on the way.
+BYTES_PER_TUPLE_ROW = 8 + 28 + 8
+#: Bytes per row of the numpy and Python working space around a linear-time search (the fixed
+#: and free column lists, the answer's copy), measured from the RSS of ``solve`` at n = 10^7.
+BYTES_PER_ROW_OVERHEAD = 8
+
+
+def linear_estimate(what: str, n: int, bytes_per_row: int, *, as_tuple: bool, instead: str) -> ModelEstimate:
+    """The memory of a linear-time search or construction of an n x n board (``bytes_per_row`` of
+    arrays), plus the tuple of the answer when ``as_tuple`` (the Python API; the command line
+    streams the array instead)."""
+    per_row = bytes_per_row + BYTES_PER_ROW_OVERHEAD + (BYTES_PER_TUPLE_ROW if as_tuple else 0)
+    return ModelEstimate(f"{what} of n = {n:,}", ModelSize(n, 3, "line counts"), n * per_row / 2**20, instead)

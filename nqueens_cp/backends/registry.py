@@ -32,6 +32,8 @@ _REGISTRY: dict[str, str | type[Backend]] = {
     "cpsat": "nqueens_cp.backends.cpsat:CpSatBackend",
     "sat": "nqueens_cp.backends.sat:SatBackend",
     "minizinc": "nqueens_cp.backends.minizinc:MiniZincBackend",
+    "localsearch": "nqueens_cp.backends.localsearch:LocalSearchBackend",
+    "construction": "nqueens_cp.backends.construction:ConstructionBackend",
 }
 
 
