@@ -125,12 +125,12 @@ def check_completion(backend: Backend) -> None:
                  (dict(enumerate((0, 4, 7, 5, 2, 6, 3, 1))), None))
         for fixed, expected in cases:
             try:
-                got = backend.first_solution(Instance(8, fixed))
+                first = backend.first_solution(Instance(8, fixed))
             except NQueensError as error:  # a backend that cannot honour pre-placed queens says so
                 _require("\n" not in str(error) and not isinstance(error, SearchBoundError),
                          f"{backend!r}: {fixed}: {error}")
                 continue
-            _require(got == expected, f"{backend!r}: first solution with {fixed} pre-placed is {got}, not {expected}")
+            _require(first == expected, f"{backend!r}: first solution with {fixed} pre-placed is {first}, not {expected}")
         return
     _require(backend.count(Instance(8, {0: 0, 1: 1})) == 0, f"{backend!r}: completed attacking queens (diagonal)")
     _require(backend.count(Instance(8, {0: 0, 3: 0})) == 0, f"{backend!r}: completed attacking queens (column)")
