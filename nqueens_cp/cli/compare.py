@@ -194,6 +194,7 @@ def run(args: argparse.Namespace) -> int:
         default_configuration_texts,
         parse_configuration,
         parse_configurations,
+        refuse_unanswered,
         split_list,
     )
     from ..harness.results import ComparisonResults
@@ -208,8 +209,11 @@ def run(args: argparse.Namespace) -> int:
 
         raise UsageError("--unique applies to --task all only")
     task = _task(args, make_task)
-    texts = split_list(args.backends) if args.backends is not None else default_configuration_texts()
+    # The first-solution tasks ask each backend for one solution; the others enumerate.
+    answer = "first" if args.task in ("first", "complete") else "all"
+    texts = split_list(args.backends) if args.backends is not None else default_configuration_texts(answer)
     configurations = parse_configurations(texts)
+    refuse_unanswered(configurations, answer)
     labels = [c.label for c in configurations]
     baseline = labels[0]
     if args.baseline is not None:

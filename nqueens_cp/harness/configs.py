@@ -76,13 +76,23 @@ def parse_configurations(texts: Iterable[str]) -> tuple[Configuration, ...]:
     return tuple(configurations)
 
 
+def refuse_unanswered(configurations: Iterable[Configuration], answer: str) -> None:
+    """Refuse, in one line, a configuration whose backend does not give ``answer`` (before anything runs)."""
+    for configuration in configurations:
+        cls = configuration.backend_class()
+        if answer not in cls.answers:
+            raise BackendOptionError(f"{configuration.label}: {cls.refusal(answer)}")
+
+
 def split_list(text: str) -> list[str]:
     """Split a comma-separated ``--backends`` list."""
     return [part.strip() for part in text.split(",")]
 
 
-def default_configuration_texts() -> list[str]:
-    """The default comparison: every registered backend usable here, with the ``DEFAULT_VARIANTS`` side by side.
+def default_configuration_texts(answer: str = "all") -> list[str]:
+    """The default comparison: every registered backend usable here that gives ``answer`` (one of
+    ``Backend.answers``: ``"first"`` for the first-solution and completion tasks), with the
+    ``DEFAULT_VARIANTS`` side by side.
 
     A backend that cannot run here (``minizinc`` without the ``minizinc`` program, a broken
     plug-in) is left out of the default; named in ``--backends`` it is refused with the reason.
@@ -90,7 +100,8 @@ def default_configuration_texts() -> list[str]:
     texts: list[str] = []
     for name in backend_names():
         try:
-            usable = backend_class(name).unavailable_reason() is None
+            cls = backend_class(name)
+            usable = cls.unavailable_reason() is None and answer in cls.answers
         except NQueensError:
             usable = False
         if usable:

@@ -33,7 +33,7 @@ from itertools import islice
 from typing import Any
 
 from ..backends.base import Backend, ModelSize
-from ..errors import ModelTooLargeError
+from ..errors import ModelTooLargeError, SearchBoundError
 from ..fingerprint import FingerprintAccumulator
 from ..instance import Instance, Solution
 from .tasks import Task
@@ -224,7 +224,7 @@ def worker_main(
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})  # blocked while forking
     try:
         message: tuple[str, Any] = ("ok", execute(job))
-    except ModelTooLargeError as error:
+    except (ModelTooLargeError, SearchBoundError) as error:  # declined up front, or stopped at its bound
         message = ("refused", str(error))
     except MemoryError as error:
         message = ("oom", describe_exception(error))
