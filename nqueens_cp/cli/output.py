@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any, Iterable, TextIO
+from typing import TYPE_CHECKING, Iterable, TextIO
 
 from ..instance import Solution
 
@@ -40,33 +40,11 @@ def emit_solution(solution: Solution, out: TextIO, *, output_format: str = "text
         out.write(draw_board(solution) + "\n\n")
 
 
-def _decimal_text(values: npt.NDArray[Any], separator: bytes) -> bytes:
-    """``values`` (non-negative integers) in decimal, each followed by ``separator``: numpy, no
-    Python object per number."""
-    import numpy as np
-
-    values = values.astype(np.int64)
-    digits = np.ones(len(values), dtype=np.int64)
-    rest = values // 10
-    while rest.any():
-        digits += rest > 0
-        rest //= 10
-    ends = np.cumsum(digits + len(separator))
-    text = np.empty(int(ends[-1]) if len(ends) else 0, dtype=np.uint8)
-    for offset, byte in enumerate(separator):
-        text[ends - len(separator) + offset] = byte
-    last = ends - len(separator) - 1  # where each number's last digit goes
-    rest = values.copy()
-    for place in range(int(digits.max()) if len(digits) else 0):
-        todo = digits > place
-        text[last[todo] - place] = 48 + rest[todo] % 10
-        rest //= 10
-    return text.tobytes()
-
-
 def write_columns(columns: npt.NDArray[np.int32], out: TextIO, *, output_format: str = "text") -> None:
     """Write a solution given as a numpy array, in the format of :func:`format_solution`, slice by
-    slice as bytes: ten million columns in about a second, with a few MB of text in memory."""
+    slice as bytes (a compiled formatter), with a few MB of text in memory at a time."""
+    from ..searches.columns_text import decimal_text
+
     out.flush()
     binary = out.buffer if hasattr(out, "buffer") else None
     separator = b", " if output_format == "jsonl" else b" "
@@ -80,7 +58,7 @@ def write_columns(columns: npt.NDArray[np.int32], out: TextIO, *, output_format:
     if output_format == "jsonl":
         put(b"[")
     for first in range(0, len(columns), STREAM_SLICE):
-        chunk = _decimal_text(columns[first:first + STREAM_SLICE], separator)
+        chunk = decimal_text(columns[first:first + STREAM_SLICE], separator)
         put(chunk if first + STREAM_SLICE < len(columns) else chunk[: -len(separator)])
     put(b"]\n" if output_format == "jsonl" else b"\n")
     if binary is not None:
