@@ -201,11 +201,8 @@ def test_the_cli_refuses_count_and_all_in_one_line(args: list[str]) -> None:
 
 
 def test_the_default_first_solution_search_follows_the_board_size() -> None:
-    from argparse import Namespace
+    from nqueens_cp.backends.defaults import LOCAL_SEARCH_FROM_N, default_backend
 
-    from nqueens_cp.cli.solve import LOCAL_SEARCH_FROM_N, default_backend
-
-    first = Namespace(count=False, all=False, unique=False)
-    assert default_backend(Instance(LOCAL_SEARCH_FROM_N - 1), first) == "backtrack"
-    assert default_backend(Instance(LOCAL_SEARCH_FROM_N), first) == "localsearch"
-    assert default_backend(Instance(10**6), Namespace(count=True, all=False, unique=False)) == "backtrack"
+    assert default_backend("first", Instance(LOCAL_SEARCH_FROM_N - 1)) == "backtrack"
+    assert default_backend("first", Instance(LOCAL_SEARCH_FROM_N)) == "localsearch"
+    assert default_backend("count", Instance(10**6)) != "localsearch"
