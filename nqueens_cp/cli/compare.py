@@ -9,10 +9,14 @@ import argparse
 import dataclasses
 import shlex
 import sys
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from ..instance import MAX_N
 from .common import integer, number
+
+if TYPE_CHECKING:
+    from ..harness.results import ComparisonResults
+    from ..reports.files import OutputFiles
 
 #: The default comparison (every backend, the sat encodings side by side): about a minute on 2 cores.
 DEFAULT_NS = "4-11"
@@ -197,10 +201,8 @@ def _task(args: argparse.Namespace, make_task: Any) -> Any:
 
 def run(args: argparse.Namespace) -> int:
     from ..backends.configuration import Configuration
-    from ..errors import OutputError
     from ..harness.comparison import ComparisonRequest, run_comparison
     from ..harness.configs import default_configuration_texts, parse_configurations, split_list
-    from ..harness.results import ComparisonResults
     from ..harness.runner import RunRequest, default_memory_limit_mb
     from ..harness.tasks import make_task
     from ..progress import Progress
@@ -227,18 +229,7 @@ def run(args: argparse.Namespace) -> int:
         outputs.refuse_to_overwrite()
     outputs.prepare()
 
-    command = shlex.join([
-        "nqueens-cp", "compare", "--n", compress_sizes(args.n), "--backends", ",".join(labels),
-        "--repeat", str(args.repeat), "--timeout", f"{args.timeout:g}",
-        "--memory-limit", f"{memory_limit:g}", "--store-limit", str(args.store_limit),
-        "--baseline", baseline, "--format", args.format, "--out", args.out, "--force",
-        *(["--task", args.task] if args.task != "all" else []), *(["--unique"] if args.unique else []),
-        *(["--preplaced", str(args.preplaced), "--instances", str(args.instances), "--seed", str(args.seed)]
-          if args.task == "complete" else []),
-        *(["--files", args.files, "--diagonals", "all" if args.diagonals is None else str(args.diagonals)]
-          if args.task == "files" else []),
-        *(["--answers", args.answers] if args.answers else []),
-    ])
+    command = _repeat_command(args, labels, baseline, memory_limit)
     request = ComparisonRequest(
         task=task, configurations=configurations, ns=args.n, repeat=args.repeat,
         timeout=args.timeout, store_limit=args.store_limit, baseline=baseline, command=command,
@@ -282,6 +273,30 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if bar is not None:
             bar.close()
+    _write_outputs(args, outputs, results)
+    return _exit_status(results)
+
+
+def _repeat_command(args: argparse.Namespace, labels: list[str], baseline: str, memory_limit: float) -> str:
+    """A command line that repeats this comparison (saved with the results)."""
+    return shlex.join([
+        "nqueens-cp", "compare", "--n", compress_sizes(args.n), "--backends", ",".join(labels),
+        "--repeat", str(args.repeat), "--timeout", f"{args.timeout:g}",
+        "--memory-limit", f"{memory_limit:g}", "--store-limit", str(args.store_limit),
+        "--baseline", baseline, "--format", args.format, "--out", args.out, "--force",
+        *(["--task", args.task] if args.task != "all" else []), *(["--unique"] if args.unique else []),
+        *(["--preplaced", str(args.preplaced), "--instances", str(args.instances), "--seed", str(args.seed)]
+          if args.task == "complete" else []),
+        *(["--files", args.files, "--diagonals", "all" if args.diagonals is None else str(args.diagonals)]
+          if args.task == "files" else []),
+        *(["--answers", args.answers] if args.answers else []),
+    ])
+
+
+def _write_outputs(args: argparse.Namespace, outputs: OutputFiles, results: ComparisonResults) -> None:
+    """The report on stdout, then every output file as one atomic set."""
+    from ..errors import OutputError
+
     boards = None
     if args.format == "html":  # solved here, outside reports/ (which solves nothing)
         from ..harness.gallery import solve_gallery
@@ -300,6 +315,10 @@ def run(args: argparse.Namespace) -> int:
         ) from None
     written = ", ".join(str(p) for p in outputs.all() if p.exists())
     sys.stderr.write(f"nqueens-cp: wrote {written}\n")
+
+
+def _exit_status(results: ComparisonResults) -> int:
+    """0 all checked and passed; 130 interrupted; 1 a check failed; EXIT_STOPPED not everything answered."""
     if not results.complete:
         sys.stderr.write(f"nqueens-cp: {results.interruption}: the report is incomplete\n")
         return 130
