@@ -12,6 +12,7 @@ from typing import Any, Iterator
 
 from ..errors import BackendOptionError
 from ..instance import Instance, Solution
+from ..interrupts import raise_if_interruption
 from ..models.cnf import DEFAULT_ENCODING, ENCODINGS, QueensCnf, build_cnf
 from ..models.geometry import ModelSize
 from .base import Backend, OptionSpec
@@ -97,10 +98,9 @@ class SatBackend(Backend):
 
 def _solve(solver: Any) -> bool:
     """``solver.solve()``, with Ctrl-C raised as ``KeyboardInterrupt`` (PySAT's C extension reports
-    it as its own ``pysolvers.error: Caught keyboard interrupt``)."""
+    it as its own ``pysolvers.error: Caught keyboard interrupt``: see :mod:`nqueens_cp.interrupts`)."""
     try:
         return bool(solver.solve())
     except Exception as error:
-        if type(error).__name__ == "error" and "keyboard interrupt" in str(error).lower():
-            raise KeyboardInterrupt from None
+        raise_if_interruption(error)
         raise
