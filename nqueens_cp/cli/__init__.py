@@ -12,7 +12,7 @@ import os
 import sys
 from typing import TYPE_CHECKING, NoReturn, Sequence
 
-from ..errors import NQueensError
+from ..errors import NQueensError, SearchStoppedError
 
 if TYPE_CHECKING:
     from ..interrupts import SigintWatch
@@ -81,6 +81,12 @@ def _main(argv: Sequence[str] | None, sigint: SigintWatch) -> int:
         sys.stdout.flush()  # a full disk or a closed pipe shows here, not at interpreter exit
     except SystemExit as stop:  # argparse: --help, --version, or a usage error already reported
         return stop.code if isinstance(stop.code, int) else 0 if stop.code is None else 2
+    except SearchStoppedError as error:  # a bound was reached: the run stopped, nothing is wrong
+        if sigint.seen:
+            return _interrupted()
+        sys.stdout.flush()
+        sys.stderr.write(f"{PROG}: stopped: {error}; no complete answer\n")
+        return EXIT_STOPPED
     except NQueensError as error:
         if sigint.seen or is_interruption(error):
             return _interrupted()

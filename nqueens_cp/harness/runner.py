@@ -174,6 +174,8 @@ class Runner:
                 return RunResult(record("error", _death_reason(process.exitcode)), instance)
             if kind == "oom":
                 return RunResult(record("oom", f"out of memory: {payload}"), instance)
+            if kind == "stopped":  # the backend's own time limit: a timeout like the harness's
+                return RunResult(record("timeout", f"stopped at its bound: {payload}"), instance)
             if kind == "refused":
                 return RunResult(record("skipped", f"refused: {payload}"), instance)
             if kind != "ok":
