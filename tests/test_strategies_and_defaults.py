@@ -32,7 +32,7 @@ COMPLETIONS = [
 
 def brute_force(instance: Instance) -> set[tuple[int, ...]]:
     """Every valid board: the column permutations that keep the fixed queens, checked by the checker."""
-    fixed = instance.placements
+    fixed = instance.fixed_by_row
     return {
         p for p in permutations(range(instance.n))
         if all(p[r] == c for r, c in fixed.items()) and is_valid_solution(instance, p)

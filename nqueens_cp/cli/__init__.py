@@ -109,7 +109,7 @@ def _main(argv: Sequence[str] | None, sigint: SigintWatch) -> int:
     except Exception as error:  # a bug: still one line, with where it happened
         if sigint.seen or is_interruption(error):  # a library's own report of Ctrl-C
             return _interrupted()
-        from ..harness.worker import describe_exception
+        from ..errors import describe_exception
 
         sys.stderr.write(f"{PROG}: internal error: {describe_exception(error)}; please report it\n")
         return 1

@@ -69,7 +69,7 @@ def square(flag: str) -> Callable[[str], tuple[int, int]]:
 
 
 #: argparse type for ``--fix R:C``.
-placement = square("--fix")
+fixed_square = square("--fix")
 
 
 def add_board_arguments(
@@ -79,7 +79,7 @@ def add_board_arguments(
     """The instance every board command takes: ``N`` or ``--instance FILE`` (``--diagonals D``),
     and any number of ``--fix R:C`` and ``--block R:C``."""
     parser.add_argument("n", type=board_size, metavar="N", nargs="?", help=f"{n_help}; not with --instance")
-    parser.add_argument("--fix", type=placement, action="append", metavar="R:C", help=fix_help)
+    parser.add_argument("--fix", type=fixed_square, action="append", metavar="R:C", help=fix_help)
     parser.add_argument("--block", type=square("--block"), action="append", metavar="R:C",
                         help="block a square: no queen may stand there (0-based)")
     parser.add_argument("--instance", metavar="FILE",
@@ -99,15 +99,15 @@ def board_instance(args: argparse.Namespace) -> tuple[Instance, str]:
             raise UsageError("give the board size N or --instance FILE")
         if args.diagonals is not None:
             raise UsageError("--diagonals applies to --instance FILE only")
-        instance = Instance(args.n, check_placements(args.n, args.fix, "--fix"),
-                            check_placements(args.n, args.block, "--block"))
+        instance = Instance(args.n, check_squares(args.n, args.fix, "--fix"),
+                            check_squares(args.n, args.block, "--block"))
         return instance, str(instance)
     if args.n is not None:
         raise UsageError("give N or --instance FILE, not both (the file gives N)")
     read = load_instance_file(args.instance, args.diagonals)
     n = read.instance.n
-    instance = read.instance.with_fixed(check_placements(n, args.fix, "--fix")).with_blocked(
-        check_placements(n, args.block, "--block"))
+    instance = read.instance.with_fixed(check_squares(n, args.fix, "--fix")).with_blocked(
+        check_squares(n, args.block, "--block"))
     what = f"{args.instance} (n={n}" + ("" if read.diagonals is None else f", {read.diagonals} diagonals")
     extra = len(args.fix or ()) + len(args.block or ())
     return instance, what + (f", {extra} squares given on the command line)" if extra else ")")
@@ -156,7 +156,7 @@ def backend_options(args: argparse.Namespace) -> dict[str, Any]:
     return options
 
 
-def check_placements(n: int, fixed: list[tuple[int, int]] | None, flag: str = "--fix") -> list[tuple[int, int]]:
+def check_squares(n: int, fixed: list[tuple[int, int]] | None, flag: str = "--fix") -> list[tuple[int, int]]:
     """Reject ``--fix`` (or ``--block``) squares off the board early, with the flag's own wording."""
     for row, col in fixed or ():
         if not (0 <= row < n and 0 <= col < n):

@@ -196,14 +196,10 @@ def _task(args: argparse.Namespace, make_task: Any) -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..backends.configuration import Configuration
     from ..errors import OutputError
     from ..harness.comparison import ComparisonRequest, run_comparison
-    from ..harness.configs import (
-        default_configuration_texts,
-        parse_configuration,
-        parse_configurations,
-        split_list,
-    )
+    from ..harness.configs import default_configuration_texts, parse_configurations, split_list
     from ..harness.results import ComparisonResults
     from ..harness.runner import RunRequest, default_memory_limit_mb
     from ..harness.tasks import make_task
@@ -221,7 +217,7 @@ def run(args: argparse.Namespace) -> int:
     labels = [c.label for c in configurations]
     baseline = labels[0]
     if args.baseline is not None:
-        baseline = parse_configuration(args.baseline).label
+        baseline = Configuration.parse(args.baseline).label
         if baseline not in labels:
             from . import UsageError
 
@@ -286,7 +282,13 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if bar is not None:
             bar.close()
-    rendered = outputs.render(results, args.format)
+    boards = None
+    if args.format == "html":  # solved here, outside reports/ (which solves nothing)
+        from ..harness.gallery import solve_gallery
+        from ..reports.summary import sizes
+
+        boards = solve_gallery(sizes(results))
+    rendered = outputs.render(results, args.format, boards)
     sys.stdout.write(rendered[0])  # first: the report is not lost if the files cannot be written
     sys.stdout.flush()
     try:

@@ -11,6 +11,7 @@ from ..backends.registry import create_backend
 from ..errors import SearchStoppedError
 from ..instance import Instance
 from . import EXIT_STOPPED
+from .certify import add_certify_arguments, run_certified, wants_certificate
 from .common import add_backend_options, add_board_arguments, backend_options, board_instance, integer
 from .output import emit_solution
 from .split_run import add_parallel_arguments, run_split, wants_split
@@ -53,14 +54,20 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--format", choices=("text", "jsonl"), default="text", help="output format")
     add_backend_options(parser)
     add_parallel_arguments(parser)
+    add_certify_arguments(parser)
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     instance, described = board_instance(args)
     if args.backend is None:
-        args.backend = default_backend(question(args), instance)
+        args.backend = "sat" if wants_certificate(args) else default_backend(question(args), instance)
     options = backend_options(args)
+    if wants_certificate(args):
+        return run_certified(
+            args, instance, described, options,
+            lambda count, board: _matches_published(count, board, False, streamed=args.all),
+        )
     if wants_split(args):  # refuses split flags without --count/--all
         return run_split(args, instance, options)
     backend = create_backend(args.backend, **options)

@@ -32,7 +32,7 @@ SPLIT_FLAGS = {
 def add_parallel_arguments(parser: argparse.ArgumentParser) -> None:
     """The split-run flags of ``solve``."""
     group = parser.add_argument_group(
-        "split runs (with --count or --all; see README 'Scaling out')",
+        "split runs (with --count or --all; see the docs, 'Scaling out')",
         "The instance is split into sub-problems by fixing the queens of the first rows; their "
         "results are added up. With --all the solutions are streamed as sub-problems finish, so "
         "their order differs from a serial run (the set is the same).",
@@ -92,14 +92,18 @@ def add_parallel_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_const",
         const=True,
         default=None,
-        help="count every sub-problem a second time with another backend or kernel (the compiled "
-        "bitboard with the pure-Python one, any other backend with the compiled bitboard) and fail "
-        "(exit status 1) on any difference; totals with a published count are checked anyway",
+        help="count every sub-problem a second time by another algorithm and fail (exit status 1) on "
+        "any difference: a row split with another backend or kernel (the compiled bitboard with the "
+        "pure-Python one, any other backend with the compiled bitboard), a batch of start "
+        "constellations constellation by constellation with the row-by-row search (of --verify-with, "
+        "default the backend's own); totals with a published count are checked anyway, and a "
+        "mismatch is recounted the same independent way to name the wrong sub-problems",
     )
     group.add_argument(
         "--verify-with",
         metavar="CONFIG",
-        help="the configuration --verify counts with, NAME[:KEY=VALUE...] (implies --verify)",
+        help="the configuration --verify counts with, NAME[:KEY=VALUE...] (implies --verify); for a "
+        "constellation split its count of the board with each constellation's queens pre-placed",
     )
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import dataclasses
+import enum
 import io
 import json
 import types
@@ -25,17 +26,69 @@ from .tasks import TaskInfo
 #: Version of the JSON layout; bump it when a field changes meaning or disappears.
 SCHEMA_VERSION = 1
 
-#: What became of a run.
-RUN_STATUSES = ("ok", "timeout", "oom", "error", "skipped")
-#: What became of a check.
-PASS, FAIL, NOT_RUN = "pass", "fail", "not run"
-CHECK_STATUSES = (PASS, FAIL, NOT_RUN)
-#: What became of one board size: a check failed; some instance of it got no answer from any
-#: configuration (nothing was wrong, but not everything was checked); or answered and passed.
-SIZE_FAIL, SIZE_NO_ANSWER, SIZE_PASS = "FAIL", "NO ANSWER", "PASS"
+class _Status(str, enum.Enum):
+    """A status that is its own value wherever it is written (text, JSON, CSV)."""
+
+    def __str__(self) -> str:
+        return str(self.value)
+
+
+class RunStatus(_Status):
+    """What became of a run (the values are what saved results hold)."""
+
+    #: The backend answered (the answer is then checked, see :class:`Check`).
+    ANSWERED = "ok"
+    #: The backend raised, or its worker died (a crash inside a native solver).
+    FAILED = "error"
+    #: No answer within the timeout; the worker was killed.
+    TIMED_OUT = "timeout"
+    #: The worker went over the memory limit (or raised ``MemoryError``).
+    OUT_OF_MEMORY = "oom"
+    #: The backend refused the run before building anything (``ModelTooLargeError``).
+    REFUSED = "refused"
+    #: Not run: the configuration gave up (timed out, ran out of memory, was refused) on this
+    #: instance or a smaller board; the reason says where.
+    SKIPPED = "skipped"
+
+
+#: The statuses after which a configuration gives up, with how a skipped run's reason says it.
+GAVE_UP: dict[RunStatus, str] = {
+    RunStatus.TIMED_OUT: "timed out",
+    RunStatus.OUT_OF_MEMORY: "out of memory",
+    RunStatus.REFUSED: "refused",
+}
+
+
+class CheckStatus(_Status):
+    """What became of a check (the values are what saved results hold)."""
+
+    PASS = "pass"
+    FAIL = "fail"
+    #: The check could not be made (no answer to check, no published count, one answer alone).
+    NOT_RUN = "not run"
+
+
+PASS, FAIL, NOT_RUN = CheckStatus.PASS, CheckStatus.FAIL, CheckStatus.NOT_RUN
+
+
+class SizeStatus(_Status):
+    """The verdict on one board size."""
+
+    #: A check failed.
+    FAIL = "FAIL"
+    #: Some instance of it got no answer from any configuration: nothing was found wrong, but not
+    #: everything was checked.
+    NO_ANSWER = "NO ANSWER"
+    #: Every instance was answered and no check failed.
+    PASS = "PASS"
+
+
+SIZE_FAIL, SIZE_NO_ANSWER, SIZE_PASS = SizeStatus.FAIL, SizeStatus.NO_ANSWER, SizeStatus.PASS
 #: How a run that gave no answer is told, by its status.
-_NO_ANSWER_WORDS = {"timeout": "timed out", "oom": "ran out of memory", "skipped": "was skipped or refused",
-                    "error": "failed"}
+_NO_ANSWER_WORDS: dict[RunStatus, str] = {
+    RunStatus.TIMED_OUT: "timed out", RunStatus.OUT_OF_MEMORY: "ran out of memory",
+    RunStatus.REFUSED: "was refused", RunStatus.SKIPPED: "was skipped", RunStatus.FAILED: "failed",
+}
 
 
 @dataclass(frozen=True)
@@ -50,7 +103,7 @@ class RunRecord:
     config: str
     n: int
     repetition: int
-    status: str
+    status: RunStatus
     reason: str = ""
     fixed: tuple[tuple[int, int], ...] = ()
     wall_time: float | None = None
@@ -90,7 +143,7 @@ class Check:
     """
 
     name: str
-    status: str
+    status: CheckStatus
     n: int
     config: str | None
     summary: str
@@ -104,10 +157,10 @@ class Check:
 
 @dataclass(frozen=True)
 class SizeVerdict:
-    """The verdict of one board size: ``SIZE_FAIL``, ``SIZE_NO_ANSWER`` or ``SIZE_PASS``, and why."""
+    """The verdict of one board size, and why."""
 
     n: int
-    verdict: str
+    verdict: SizeStatus
     #: ``every configuration timed out`` (no answer), ``2 checks failed`` (fail); empty for a pass.
     reason: str = ""
 
@@ -207,7 +260,7 @@ class ComparisonResults:
         for run in self.runs:
             if run.n == n:
                 by_instance.setdefault((run.fixed, run.source), []).append(run)
-        unanswered = [runs for runs in by_instance.values() if not any(run.status == "ok" for run in runs)]
+        unanswered = [runs for runs in by_instance.values() if not any(run.status == RunStatus.ANSWERED for run in runs)]
         if not unanswered:
             return SizeVerdict(n, SIZE_PASS)
         statuses = {run.status for runs in unanswered for run in runs}
@@ -222,7 +275,7 @@ class ComparisonResults:
         return SizeVerdict(n, SIZE_NO_ANSWER, why)
 
     @property
-    def outcome(self) -> str:
+    def outcome(self) -> SizeStatus:
         """The comparison's verdict: ``SIZE_FAIL`` if any size failed, else ``SIZE_NO_ANSWER`` if
         any size got no answer, else ``SIZE_PASS``."""
         if self.failures:
@@ -368,6 +421,11 @@ def _from_plain(hint: Any, data: Any, where: str) -> Any:
             elif f.default is dataclasses.MISSING:
                 raise ResultsFileError(f"{where}: missing field {f.name!r}")
         return hint(**kwargs)
+    if isinstance(hint, type) and issubclass(hint, enum.Enum):
+        try:
+            return hint(data)
+        except ValueError:
+            raise ResultsFileError(f"{where}: unknown value {data!r}") from None
     if hint is float:
         if isinstance(data, (int, float)) and not isinstance(data, bool):
             return float(data)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..harness.results import FAIL, SIZE_FAIL, SIZE_NO_ANSWER, ComparisonResults
+from ..harness.results import FAIL, SIZE_FAIL, SIZE_NO_ANSWER, ComparisonResults, RunStatus
 from .summary import labels, table_of_cells
 from .tables import format_time
 
@@ -13,7 +13,7 @@ def size_line(results: ComparisonResults, n: int) -> str:
     cells = {config: cell for (config, size), cell in table_of_cells(results).items() if size == n}
     runs = [r for r in results.runs if r.n == n]
     expected = next((r.expected for r in runs if r.expected is not None), None)
-    counts = sorted({r.count for r in runs if r.status == "ok" and r.count is not None})
+    counts = sorted({r.count for r in runs if r.status == RunStatus.ANSWERED and r.count is not None})
     found = "no answer" if not counts else (
         f"{counts[0]} solution{'s' if counts[0] != 1 else ''}" if len(counts) == 1
         else "counts " + "/".join(map(str, counts)))

@@ -45,7 +45,7 @@ def _require(condition: bool, message: str) -> None:
 @cache
 def reference_solutions(instance: Instance) -> frozenset[Solution]:
     """Every solution of ``instance`` by brute force over the allowed columns, kept by the checker alone."""
-    fixed = instance.placements
+    fixed = instance.fixed_by_row
     allowed = [[fixed[r]] if r in fixed else range(instance.n) for r in range(instance.n)]
     return frozenset(p for p in product(*allowed) if is_valid_solution(instance, p))
 
