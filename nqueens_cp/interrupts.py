@@ -12,10 +12,13 @@ command ends as "interrupted" (exit status 130), not as an internal error.
 
 from __future__ import annotations
 
+import queue
 import signal
 import threading
 from types import FrameType, TracebackType
-from typing import Any
+from typing import Any, Callable, Iterator, TypeVar
+
+T = TypeVar("T")
 
 #: The messages of exceptions native extensions raise for a SIGINT they caught themselves
 #: (lower case): PySAT's ``pycard.error`` and ``pysolvers.error``.
@@ -71,3 +74,51 @@ class SigintWatch:
         if self._installed:
             signal.signal(signal.SIGINT, self._previous)
             self._installed = False
+
+
+_END = object()
+
+
+def off_main_thread(produce: Callable[[], Iterator[T]], name: str) -> Iterator[T]:
+    """The items of ``produce()``, made in a daemon thread and yielded here.
+
+    For native code that catches SIGINT itself when called on the main thread (PySAT builds
+    encodings and solves there under a handler of its own, and a SIGINT landing inside the C++
+    solver has been seen to corrupt its heap and abort the process). Off the main thread that
+    code leaves SIGINT to Python: Ctrl-C raises ``KeyboardInterrupt`` here at once, and the
+    thread, told to stop, ends after its current call, freeing what it made itself (nothing is
+    freed under a call that still runs). Exceptions of ``produce`` are raised here.
+    """
+    handed: queue.Queue[Any] = queue.Queue(maxsize=1024)
+    stop = threading.Event()
+
+    def hand_over(item: object) -> bool:
+        while not stop.is_set():
+            try:
+                handed.put(item, timeout=0.05)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def run() -> None:
+        try:
+            for item in produce():
+                if not hand_over(item):
+                    return
+        except BaseException as error:  # handed to the consumer, raised there
+            hand_over((_END, error))
+            return
+        hand_over((_END, None))
+
+    threading.Thread(target=run, name=name, daemon=True).start()
+    try:
+        while True:
+            item = handed.get()
+            if isinstance(item, tuple) and len(item) == 2 and item[0] is _END:
+                if item[1] is not None:
+                    raise item[1]
+                return
+            yield item
+    finally:
+        stop.set()
