@@ -18,7 +18,7 @@ from ..instance import Instance, Solution
 from ..models.cpsat import STRATEGIES, CpSatModel, CpSatStrategy, build_cpsat_boolean_model, build_cpsat_model
 from ..models.geometry import ModelSize
 from .base import Backend, OptionSpec
-from .limits import check_fits, cpsat_estimate, model_rows
+from .limits import check_fits, cpsat_estimate, model_rows, refuse_cpsat_domains
 
 if TYPE_CHECKING:
     from ortools.sat.python import cp_model
@@ -61,6 +61,8 @@ class CpSatBackend(Backend):
         return STRATEGIES[name]
 
     def _build(self, instance: Instance, strategy: CpSatStrategy, unique: bool = False) -> CpSatModel:
+        if self.options["model"] == "alldiff":
+            refuse_cpsat_domains(instance.n)
         check_fits(cpsat_estimate(model_rows(instance), self.options["model"]), backend="cpsat")
         build = build_cpsat_boolean_model if self.options["model"] == "boolean" else build_cpsat_model
         built = build(instance, unique=unique)
