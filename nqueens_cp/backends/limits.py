@@ -31,6 +31,11 @@ BYTES_PER_CPSAT_BOOLEAN = 1400
 #: order walks into subtrees of billions of nodes (reports/first: row order times out from n = 64).
 ROW_ORDER_FIRST_MAX_N = 32
 
+#: The largest board of CP-SAT's AllDifferent model: CP-SAT encodes a domain in full only when it
+#: holds fewer than 100,000 values, and beyond that it aborts the whole process ("Domain too large
+#: for full encoding", exit status 134); each row's domain holds the board's n columns.
+CPSAT_MAX_N = 99_999
+
 _MAX_DEFAULT_MB = 4096
 _budget_mb: float | None = None
 
@@ -105,6 +110,48 @@ def cpsat_estimate(n: int, model: str) -> ModelEstimate:
                              "use -O model=alldiff or --backend backtrack")
     return ModelEstimate(f"AllDifferent CP-SAT model of n = {n}", ModelSize(n, 3), n * 2048 / 2**20,
                          "use --backend backtrack")
+
+
+def refuse_cpsat_domains(n: int) -> None:
+    """Raise ``ModelTooLargeError`` for an AllDifferent CP-SAT model of n > :data:`CPSAT_MAX_N`."""
+    if n > CPSAT_MAX_N:
+        raise ModelTooLargeError(
+            f"cpsat: a row's domain of n = {n} columns is too large for CP-SAT (it fully encodes fewer than "
+            f"100,000 values; n <= {CPSAT_MAX_N}); use --backend backtrack (first-fail search)"
+        )
+
+
+def largest_first_solution_n(backend: str, options: dict[str, str] | None = None) -> int:
+    """The largest board a backend (with the default options, or ``options``) takes for a first
+    solution before refusing it with one line: the bounds of this module, found by bisection over
+    the memory estimates where the bound is the budget (:func:`budget_mb`). Backends with no
+    bound of their own take every board :class:`~nqueens_cp.instance.Instance` allows."""
+    from ..instance import MAX_N
+
+    options = options or {}
+
+    def fits(n: int) -> bool:
+        board = Instance(n)
+        if backend == "sat":
+            estimate = cnf_estimate(board, options.get("encoding", "pairwise"))
+        elif backend in ("choco", "xcsp3"):
+            estimate = row_model_estimate(board, backend)
+        elif backend == "cpsat" and options.get("model") == "boolean":
+            estimate = cpsat_estimate(n, "boolean")
+        elif backend == "cpsat":
+            return n <= CPSAT_MAX_N and cpsat_estimate(n, "alldiff").megabytes <= budget_mb()
+        else:  # the row-order searches stop short of large boards; the others take every board
+            row_order = options.get("search", "rows" if backend == "bitboard" else "auto") == "rows"
+            return not (backend in ("bitboard", "backtrack") and row_order) or n <= ROW_ORDER_FIRST_MAX_N
+        return estimate.megabytes <= budget_mb()
+
+    low, high = 0, MAX_N  # fits(low) holds: an empty board takes nothing
+    if fits(high):
+        return high
+    while high - low > 1:
+        middle = (low + high) // 2
+        low, high = (middle, high) if fits(middle) else (low, middle)
+    return low
 
 
 def refuse_row_order_first(instance: Instance, backend: str) -> None:

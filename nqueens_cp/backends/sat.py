@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from ..errors import BackendOptionError
 from ..instance import Instance, Solution
+from ..interrupts import off_main_thread, raise_if_interruption
 from ..models.cnf import DEFAULT_ENCODING, ENCODINGS, QueensCnf, build_cnf
 from ..models.geometry import ModelSize
 from .base import Backend, OptionSpec
@@ -99,6 +100,12 @@ class SatBackend(Backend):
         return self._search(instance, unique=True)
 
     def _search(self, instance: Instance, *, unique: bool) -> Iterator[Solution]:
+        """The CNF is built and solved in a thread of its own, where PySAT leaves Ctrl-C to Python
+        (see :func:`~nqueens_cp.interrupts.off_main_thread`)."""
+        check_fits(cnf_estimate(instance, self.options["encoding"]), backend="sat")  # refused here, at once
+        return off_main_thread(lambda: self._search_here(instance, unique), "pysat-search")
+
+    def _search_here(self, instance: Instance, unique: bool) -> Iterator[Solution]:
         from pysat.solvers import Solver
 
         built = self._build(instance, unique)
@@ -158,10 +165,9 @@ class SatBackend(Backend):
 
 def _solve(solver: Any) -> bool:
     """``solver.solve()``, with Ctrl-C raised as ``KeyboardInterrupt`` (PySAT's C extension reports
-    it as its own ``pysolvers.error: Caught keyboard interrupt``)."""
+    it as its own ``pysolvers.error: Caught keyboard interrupt``: see :mod:`nqueens_cp.interrupts`)."""
     try:
         return bool(solver.solve())
     except Exception as error:
-        if type(error).__name__ == "error" and "keyboard interrupt" in str(error).lower():
-            raise KeyboardInterrupt from None
+        raise_if_interruption(error)
         raise

@@ -68,10 +68,11 @@ def _stop_signals_handled() -> Iterator[None]:
     # A native library may have reset SIGINT to the C default behind Python's back (CP-SAT does
     # so after every in-process solve, as it removes its own Ctrl-C handler): Ctrl-C would then
     # kill this process outright and the results so far would be lost. Installing Python's
-    # handler again re-arms it. A SIGINT ignored on purpose (a background job) stays ignored.
+    # handler again re-arms it (Python's own, or the command line's watch that stands in for it).
+    # A SIGINT ignored on purpose (a background job) stays ignored.
     previous_int = signal.getsignal(signal.SIGINT)
-    if previous_int is signal.default_int_handler:
-        signal.signal(signal.SIGINT, signal.default_int_handler)
+    if callable(previous_int):
+        signal.signal(signal.SIGINT, previous_int)
     try:
         yield
     finally:
