@@ -145,11 +145,6 @@ class SatBackend(Backend):
             proof = solver.get_proof()
         if proof is None:
             raise CertificationError(f"solver {solver_name} returned no proof")
-        if found:
-            # Clauses added between solve calls: CaDiCaL then brings back clauses it had deleted
-            # (eliminated variables) without a proof line, so the deletions are left out and the
-            # proof is checked with every clause kept (always sound for RUP).
-            proof = [line for line in proof if not line.startswith("d")]
         cnf = CnfOfBoard(
             instance, built.cnf.nv, tuple(tuple(clause) for clause in built.cnf.clauses), built.squares
         )
