@@ -51,7 +51,8 @@ from the machine at that moment, ``C same`` is also run alone and twice at once,
 ``2 * alone / together`` is the throughput of two processes relative to one (2.0 on an idle
 2-core machine; on a shared machine whatever the other jobs leave).
 
-    python benchmarks/bench_constellations.py [--n 17 18] [--repeat 3] [--outside-c PATH] [--parallel] [--no-c]
+    python benchmarks/bench_constellations.py [--n 17 18] [--repeat 3] [--outside-c PATH [--no-ports]]
+        [--parallel] [--no-c]
 """
 
 from __future__ import annotations
@@ -271,6 +272,8 @@ def main(argv: list[str] | None = None) -> int:
                         "here with gcc -O3 -march=native into the temporary directory) or a binary built from it")
     parser.add_argument("--parallel", action="store_true", help="also serial against --workers 2 and Dask")
     parser.add_argument("--no-c", action="store_true", help="skip the C comparison")
+    parser.add_argument("--no-ports", action="store_true",
+                        help="with --outside-c: leave out our own C programs (C same, C faf), to save time")
     args = parser.parse_args(argv)
     if args.outside_c is not None and max(args.n) > OUTSIDE_LAST_N:
         parser.error(f"--outside-c: the program counts up to n = {OUTSIDE_LAST_N}; --n asks for {max(args.n)}")
@@ -289,8 +292,10 @@ def main(argv: list[str] | None = None) -> int:
     for n in args.n:
         print(f"n={n}: load before {load_average()}", flush=True)
         if not args.no_c:
-            sides = {"ours": process(ours(n), 0), "C faf": process(reference("faf", n), 1),
-                     "C same": process(reference("ours", n), 1)}
+            ports = not (args.no_ports and outside is not None)
+            sides = {"ours": process(ours(n), 0)}
+            if ports:
+                sides.update({"C faf": process(reference("faf", n), 1), "C same": process(reference("ours", n), 1)})
             if outside is not None:
                 sides[OUTSIDE] = partial(run_outside, outside, n)
             times = alternate(sides, args.repeat, n)
@@ -298,12 +303,14 @@ def main(argv: list[str] | None = None) -> int:
             if outside is not None:
                 rows.append(ratio_row(f"n={n} serial / {OUTSIDE_NAME}", times, "ours", OUTSIDE, "<= 0.85",
                                       partial(at_most, 0.85)))
-            rows.append(ratio_row(f"n={n} serial / C same algorithm", times, "ours", "C same", "(numba vs C)", None))
-            if outside is not None:
-                rows.append(ratio_row(f"n={n} C same / {OUTSIDE_NAME}", times, "C same", OUTSIDE,
-                                      "(algorithm vs algorithm)", None))
-            rows.append(ratio_row(f"n={n} serial / C faf (published method, our port)", times, "ours", "C faf",
-                                  "(info)", None))
+            if ports:
+                rows.append(ratio_row(f"n={n} serial / C same algorithm", times, "ours", "C same", "(numba vs C)",
+                                      None))
+                if outside is not None:
+                    rows.append(ratio_row(f"n={n} C same / {OUTSIDE_NAME}", times, "C same", OUTSIDE,
+                                          "(algorithm vs algorithm)", None))
+                rows.append(ratio_row(f"n={n} serial / C faf (published method, our port)", times, "ours", "C faf",
+                                      "(info)", None))
         if args.parallel:
             sides = {"serial": process(ours(n), 0), "workers 2": process(ours(n, "--workers", "2"), 0),
                      "processes 2": process(ours(n, "--workers", "2", "--executor", "processes"), 0),

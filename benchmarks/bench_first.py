@@ -10,7 +10,7 @@ target). Every answer timed is checked with the independent checker (``nqueens_c
 and a wrong one stops the benchmark (exit 1); the count of checked answers per side is printed.
 
     python benchmarks/bench_first.py                          # cpsat: default (strategy=first) vs plain, n = 256
-    python benchmarks/bench_first.py --n 512 --ours cpsat:workers=2 --cap 120
+    python benchmarks/bench_first.py --n 512 --ours cpsat:search_workers=2 --cap 120
 
 The target of the cpsat row: the default answers n = 256 within 30 s (of CPU time, see above).
 """

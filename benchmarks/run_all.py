@@ -62,6 +62,7 @@ SCRIPTS: dict[str, Script] = {
     "sat-grid": Script("bench_sat.py", ("--grid", "--n", "10"),
                        ("--grid", "--n", "6", "--repeat", "1", "--encodings", "pairwise,seqcounter",
                         "--solvers", "cadical195,minisat22")),
+    "defaults": Script("bench_defaults.py", (), ("--n", "4-9", "--repeat", "1")),
     "first": Script("bench_first.py", (), ("--n", "32", "--repeat", "1", "--cap", "60")),
     "parallel": Script("bench_parallel.py", (), ("--n", "12", "--big", "0")),
     "reliability": Script("bench_reliability.py", (), ("--n", "12", "--repeat", "1")),

@@ -168,3 +168,19 @@ def test_exporting_page_n8_table_matches_generation() -> None:
     for encoding in ENCODINGS:
         size = build_cnf(Instance(8), encoding).size()
         assert [int(rows[encoding][1]), int(rows[encoding][2])] == [size.variables, size.constraints]
+
+
+def test_row_model_size_matches_the_built_models() -> None:
+    from nqueens_cp.models.choco import choco_size
+    from nqueens_cp.models.rows import row_model
+    from nqueens_cp.models.sizes import row_model_size
+    from nqueens_cp.models.xcsp3 import xcsp3_text
+
+    for n in range(2, 30):
+        for fixed in ({}, {0: 1}, {1: 3, 2: 0}):
+            instance = Instance(n, {r: c for r, c in fixed.items() if r < n and c < n})
+            p = len(instance.fixed)
+            assert row_model(instance).size() == row_model_size(n, p)
+            assert choco_size(row_model(instance), "auxiliary") == row_model_size(n, p, auxiliary=True)
+            text = xcsp3_text(instance)
+            assert text.count("<allDifferent>") == 3 and text.count("<intension>") == p

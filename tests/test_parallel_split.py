@@ -144,7 +144,7 @@ def test_backend_options_travel_to_the_workers(pool: ProcessPoolTaskExecutor) ->
     run = SplitRun(Instance(7), "sat", {"encoding": "pairwise", "solver": "minisat22"},
                    config=ParallelConfig(split_depth=2, workers=2), executor=pool)
     assert run.count().count == 40
-    assert run.header(split_instance(Instance(7), 2))["options"]["encoding"] == "pairwise"
+    assert run.header()["options"]["encoding"] == "pairwise"
 
 
 def test_bad_requests_are_refused_before_starting() -> None:

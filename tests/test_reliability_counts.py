@@ -120,10 +120,30 @@ def test_verify_counts_every_sub_problem_twice(miscounting: str, tmp_path: Path)
         SplitRun(Instance(12), miscounting, config=ParallelConfig(split_depth=2, verify=True, workers=2)).count()
     assert len(plan) > 2
     with pytest.raises(NQueensError, match="the backend being checked"):
-        SplitRun(Instance(8), "bitboard", config=ParallelConfig(verify=True, verify_with="bitboard"))
+        SplitRun(Instance(8), "bitboard", config=ParallelConfig(split_depth=1, verify=True, verify_with="bitboard"))
     checked = SplitRun(Instance(8), "sat", enumerate=True, unique=True,
                        config=ParallelConfig(split_depth=1, verify=True, verify_with="backtrack"))
     assert len(list(checked.solutions())) == A002562[8]
+
+
+def test_verify_keeps_the_constellation_split_and_recounts_each_batch_by_rows(tmp_path: Path) -> None:
+    """A constellation count stays split by constellations under ``verify``; each batch is counted
+    again by the row search of every constellation (no constellation finishing code), so a wrong
+    batch is caught, and a total off OEIS is recounted the same way to name the wrong batch."""
+    path = tmp_path / "v.sqlite"
+    run = SplitRun(Instance(11), "bitboard", config=ParallelConfig(verify=True, checkpoint=path))
+    assert run.count().count == A000170[11] and run.plan.batches > 0
+    assert SplitRun(Instance(11), "bitboard", unique=True, config=ParallelConfig(verify=True, batches=5)).count().count \
+        == A002562[11]
+    verifier = json.loads(dict(sqlite3.connect(path).execute("SELECT key, value FROM run"))["verify"])
+    assert verifier.startswith("bitboard:") and "kernel=compiled" in verifier.split(":")
+    with registered("miscounting-batches") as name:
+        with pytest.raises(WrongCountError, match=r"verify: sub-problem #0 \(constellation batch 1 of 4\) of n=10: "
+                           r"miscounting-batches:\S+ counted 193, the row search of miscounting-batches:\S+ counted 192"):
+            SplitRun(Instance(10), name, config=ParallelConfig(verify=True, batches=4)).count()
+        with pytest.raises(WrongCountError, match=r"wrong sub-problem\(s\): #0 \(constellation batch 1 of 4\) counted "
+                           r"193, the row search of \S+ counts 192; no result reported$"):
+            SplitRun(Instance(10), name, config=ParallelConfig(batches=4)).count()
 
 
 def test_a_locked_checkpoint_is_refused(tmp_path: Path) -> None:

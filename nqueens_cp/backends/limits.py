@@ -114,3 +114,19 @@ def refuse_row_order_first(instance: Instance, backend: str) -> None:
             f"{backend} searches rows in order, which finds no first solution of n > {ROW_ORDER_FIRST_MAX_N} "
             f"in reasonable time (n = {instance.n}); use --backend backtrack (first-fail search) or cpsat"
         )
+
+
+#: Bytes the row model of a board of n rows costs per domain value (n² values, enumerated domains)
+#: in Choco (pychoco): the peak resident memory after a first solution, measured at n = 1000 and
+#: 2000 (``benchmarks/bench_paradigms.py --memory``).
+BYTES_PER_ROW_DOMAIN_VALUE = 40
+
+
+def row_model_estimate(instance: Instance, solver: str) -> ModelEstimate:
+    """The row model (three AllDifferent over enumerated domains) of ``instance`` in ``solver``:
+    O(n) variables, but every domain holds its columns, so the memory is O(n²)."""
+    rows = model_rows(instance)
+    values = rows * instance.n
+    return ModelEstimate(f"row model of n = {instance.n} in {solver}", ModelSize(rows, 3 + len(instance.fixed)),
+                         values * BYTES_PER_ROW_DOMAIN_VALUE / 2**20,
+                         "use --backend cpsat or backtrack (first-fail search)")

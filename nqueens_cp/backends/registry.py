@@ -32,6 +32,8 @@ _REGISTRY: dict[str, str | type[Backend]] = {
     "cpsat": "nqueens_cp.backends.cpsat:CpSatBackend",
     "sat": "nqueens_cp.backends.sat:SatBackend",
     "minizinc": "nqueens_cp.backends.minizinc:MiniZincBackend",
+    "choco": "nqueens_cp.backends.choco:ChocoBackend",
+    "xcsp3": "nqueens_cp.backends.xcsp3:Xcsp3Backend",
 }
 
 

@@ -12,7 +12,7 @@ from ..instance import MAX_N, Instance
 OPTION_FLAGS: dict[str, str] = {
     "encoding": "--encoding",
     "solver": "--solver",
-    "workers": "--workers",
+    "search_workers": "--search-workers",
     "time_limit": "--time-limit",
 }
 
@@ -121,14 +121,14 @@ def option_pair(text: str) -> tuple[str, str]:
     return key.strip().replace("-", "_"), value.strip()
 
 
-def add_backend_options(
-    parser: argparse.ArgumentParser, *, workers_help: str = "cpsat: number of search workers"
-) -> None:
+def add_backend_options(parser: argparse.ArgumentParser) -> None:
     """The backend options every solving command accepts (each goes to the chosen backend)."""
     group = parser.add_argument_group("backend options (passed to the backend, which checks them)")
     group.add_argument(OPTION_FLAGS["encoding"], help="sat: cardinality encoding (see `nqueens-cp backends`)")
     group.add_argument(OPTION_FLAGS["solver"], help="sat: PySAT solver name (see `nqueens-cp backends`)")
-    group.add_argument(OPTION_FLAGS["workers"], type=integer("--workers", 1), metavar="W", help=workers_help)
+    group.add_argument(OPTION_FLAGS["search_workers"], type=integer("--search-workers", 1), metavar="W",
+                       help="cpsat: number of CP-SAT search workers for a first solution (a portfolio; "
+                       "enumeration and counting always use one: split them with --workers)")
     group.add_argument(OPTION_FLAGS["time_limit"], type=number("--time-limit"), metavar="SECONDS",
                        help="cpsat: time limit in seconds")
     group.add_argument(

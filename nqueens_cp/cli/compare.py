@@ -288,7 +288,13 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if bar is not None:
             bar.close()
-    rendered = outputs.render(results, args.format)
+    boards = None
+    if args.format == "html":  # solved here, outside reports/ (which solves nothing)
+        from ..harness.gallery import solve_gallery
+        from ..reports.summary import sizes
+
+        boards = solve_gallery(sizes(results))
+    rendered = outputs.render(results, args.format, boards)
     sys.stdout.write(rendered[0])  # first: the report is not lost if the files cannot be written
     sys.stdout.flush()
     try:

@@ -106,9 +106,11 @@ def _run_single(args: argparse.Namespace) -> int:
             atomic_write(target, png)
             plot = str(target)
     if args.format == "html":
+        from ..harness.gallery import solve_gallery
         from ..reports.html_page import build_html_report
+        from ..reports.summary import sizes
 
-        sys.stdout.write(build_html_report(results))
+        sys.stdout.write(build_html_report(results, solve_gallery(sizes(results))))
     else:
         sys.stdout.write(render(build_report(results, plot=plot), args.format))
     from ..harness.results import SIZE_NO_ANSWER

@@ -12,7 +12,7 @@ from ..instance import Instance
 from .certify import add_certify_arguments, run_certified, wants_certificate
 from .common import add_backend_options, add_board_arguments, backend_options, board_instance, integer
 from .output import emit_solution
-from .split_run import WORKERS_HELP, add_parallel_arguments, run_split, wants_split
+from .split_run import add_parallel_arguments, run_split, wants_split
 
 #: How each question of :data:`~nqueens_cp.backends.defaults.DEFAULT_BACKENDS` is asked on ``solve``.
 DEFAULT_HELP = {"first": "the first solution", "count": "--count or --unique", "all": "--all"}
@@ -40,7 +40,7 @@ def add_parser(subparsers: Any) -> None:
     )
     parser.add_argument("--show", action="store_true", help="draw each board under its tuple")
     parser.add_argument("--format", choices=("text", "jsonl"), default="text", help="output format")
-    add_backend_options(parser, workers_help=WORKERS_HELP)
+    add_backend_options(parser)
     add_parallel_arguments(parser)
     add_certify_arguments(parser)
     parser.set_defaults(run=run)
@@ -52,18 +52,12 @@ def run(args: argparse.Namespace) -> int:
         args.backend = "sat" if wants_certificate(args) else default_backend(question(args), instance)
     options = backend_options(args)
     if wants_certificate(args):
-        options.pop("workers", None)
         return run_certified(
             args, instance, described, options,
             lambda count, board: _matches_published(count, board, False, streamed=args.all),
         )
-    if args.count or args.all:
-        # --workers counts worker processes here (see split_run.WORKERS_HELP), never backend workers.
-        options.pop("workers", None)
-        if wants_split(args):
-            return run_split(args, instance, options)
-    else:
-        wants_split(args)  # refuses split flags without --count/--all
+    if wants_split(args):  # refuses split flags without --count/--all
+        return run_split(args, instance, options)
     backend = create_backend(args.backend, **options)
     out = sys.stdout
     if args.count:

@@ -6,7 +6,7 @@ Run from the repository root::
 
 It writes ``models/cnf/queens8-<encoding>.cnf`` for every ``sat`` encoding, the CP-SAT model
 ``models/queens8.cpsat.pbtxt``, the MiniZinc model ``models/queens8.mzn`` and the pseudo-Boolean
-model ``models/queens8.opb``. ``tests/test_models_dir.py`` fails when ``models/`` differs from
+model ``models/queens8.opb`` and the XCSP3 model ``models/queens8.xml``. ``tests/test_models_dir.py`` fails when ``models/`` differs from
 what this would write.
 """
 
@@ -32,7 +32,7 @@ def example_models(n: int = EXAMPLE_N) -> dict[str, str]:
     files = {
         f"cnf/queens{n}-{encoding}.cnf": export_model(instance, "dimacs", encoding) for encoding in ENCODINGS
     }
-    for fmt in ("cpsat", "minizinc", "opb"):
+    for fmt in ("cpsat", "minizinc", "opb", "xcsp3"):
         files[f"queens{n}{FORMAT_SUFFIXES[fmt]}"] = export_model(instance, fmt)
     return files
 

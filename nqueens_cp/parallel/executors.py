@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from types import TracebackType
 from typing import Any, Iterator
 
+from ..arguments import require_int
 from ..errors import NQueensError
 from ..processes import die_with_parent, exit_when_gone
 from .tasks import SubResult, SubTask, solve_subproblem
@@ -146,9 +147,7 @@ class ThreadTaskExecutor(TaskExecutor):
     """
 
     def __init__(self, workers: int) -> None:
-        if workers < 1:
-            raise NQueensError(f"--workers must be >= 1, got {workers}")
-        self.workers = workers
+        self.workers: int = require_int(workers, "workers", minimum=1)
         self.description = f"{workers} thread{'s' if workers != 1 else ''}"
         self._crew: _Crew | None = None  # started at the first task
         self._in_flight = 0
@@ -214,9 +213,7 @@ class ProcessPoolTaskExecutor(TaskExecutor):
     """
 
     def __init__(self, workers: int) -> None:
-        if workers < 1:
-            raise NQueensError(f"--workers must be >= 1, got {workers}")
-        self.workers = workers
+        self.workers: int = require_int(workers, "workers", minimum=1)
         self.description = f"process pool ({workers} worker{'s' if workers != 1 else ''})"
         self._pool: concurrent.futures.ProcessPoolExecutor | None = None  # started at the first submit
         self._in_flight: dict[concurrent.futures.Future[SubResult], SubTask] = {}
@@ -329,8 +326,7 @@ class DaskExecutor(TaskExecutor):
         self._cluster: Any = None
         try:
             if scheduler is None:
-                if workers < 1:
-                    raise NQueensError(f"--workers must be >= 1, got {workers}")
+                require_int(workers, "workers", minimum=1)
                 shape: dict[str, Any] = (
                     {"n_workers": 1, "threads_per_worker": workers, "processes": False}
                     if in_process
