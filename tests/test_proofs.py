@@ -251,6 +251,9 @@ def test_cli_refuses_what_it_cannot_certify() -> None:
     ]:
         result = run_cli("solve", "6", "--certify", *args)
         assert result.returncode == 2 and result.stderr.count("\n") == 1 and message in result.stderr, result.stderr
+    for args, message in [(("14", "--count"), "refused above 100,000 solutions")]:
+        result = run_cli("solve", *args, "--certify")
+        assert result.returncode == 2 and result.stderr.count("\n") == 1 and message in result.stderr, result.stderr
 
 
 def test_cli_a_failed_check_is_exit_1(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
