@@ -53,7 +53,7 @@ PROOF_SOLVERS: tuple[str, ...] = (
 
 #: The most solutions a certified enumeration takes on: each one stays as a blocking clause and adds
 #: some 30 proof lines, all held in memory (n = 12: 14,200 solutions, 415,417 lines, 25 s in all,
-#: ``benchmarks/bench_certify.py``). n = 13 (73,712) is accepted, n = 14 (365,596) refused.
+#: ``benchmarks/bench_certify.py``; n = 13, 73,712: 362 s and 1.3 GB, docs/certified.md); n = 14 refused.
 MAX_CERTIFIED_SOLUTIONS = 100_000
 
 
