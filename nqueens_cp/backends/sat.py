@@ -52,6 +52,11 @@ PROOF_SOLVERS: tuple[str, ...] = (
     "glucose3", "glucose4", "glucose42", "lingeling", "maplechrono", "maplecm",
 )
 
+#: The most solutions a certified enumeration takes on: each one stays as a blocking clause and adds
+#: some 30 proof lines, all held in memory (n = 12: 14,200 solutions, 415,417 lines, 25 s in all,
+#: ``benchmarks/bench_certify.py``; n = 13, 73,712: 362 s and 1.3 GB, docs/certified.md); n = 14 refused.
+MAX_CERTIFIED_SOLUTIONS = 100_000
+
 
 def canonical_solver_name(name: str) -> str:
     """The PySAT solver called ``name`` (aliases such as ``g4`` or ``m22`` allowed), checked to enumerate."""
@@ -138,6 +143,16 @@ class SatBackend(Backend):
             raise BackendOptionError(
                 f"solver {solver_name} writes no checkable proof (choose from {', '.join(PROOF_SOLVERS)})"
             )
+        if every:
+            from ..errors import ModelTooLargeError
+            from ..oeis import published_count
+
+            known = published_count(instance, unique=False)
+            if known is not None and known[0] > MAX_CERTIFIED_SOLUTIONS:
+                raise ModelTooLargeError(
+                    f"a certified enumeration of {instance} would hold {known[0]:,} blocking clauses and their "
+                    f"proof in memory: refused above {MAX_CERTIFIED_SOLUTIONS:,} solutions (n <= 13)"
+                )
         built = self._build(instance, False)
         found: list[Solution] = []
         with Solver(name=solver_name, bootstrap_with=built.cnf.clauses, with_proof=True) as solver:
@@ -152,11 +167,6 @@ class SatBackend(Backend):
             proof = solver.get_proof()
         if proof is None:
             raise CertificationError(f"solver {solver_name} returned no proof")
-        if found:
-            # Clauses added between solve calls: CaDiCaL then brings back clauses it had deleted
-            # (eliminated variables) without a proof line, so the deletions are left out and the
-            # proof is checked with every clause kept (always sound for RUP).
-            proof = [line for line in proof if not line.startswith("d")]
         cnf = CnfOfBoard(
             instance, built.cnf.nv, tuple(tuple(clause) for clause in built.cnf.clauses), built.squares
         )

@@ -156,6 +156,11 @@ def add_parser(subparsers: Any) -> None:
                         help="with --task complete: seed of the random boards (default 0)")
     parser.add_argument("--unique", action="store_true",
                         help="with --task all: one solution per symmetry class (counts checked against A002562)")
+    parser.add_argument("--certify", action="store_true",
+                        help="after each board size, certify every count and every 'no solution' a "
+                        "configuration reported: the sat backend solves it again writing a DRUP proof, "
+                        "checked with the solutions and the CNF (as solve --certify does), within --timeout; "
+                        "the validation table marks each answer certified or not")
     parser.set_defaults(run=run)
 
 
@@ -233,7 +238,7 @@ def run(args: argparse.Namespace) -> int:
     request = ComparisonRequest(
         task=task, configurations=configurations, ns=args.n, repeat=args.repeat,
         timeout=args.timeout, store_limit=args.store_limit, baseline=baseline, command=command,
-        memory_limit_mb=memory_limit,
+        memory_limit_mb=memory_limit, certify=args.certify,
     )
     bar: Progress | None = None
 
@@ -290,6 +295,7 @@ def _repeat_command(args: argparse.Namespace, labels: list[str], baseline: str, 
         *(["--files", args.files, "--diagonals", "all" if args.diagonals is None else str(args.diagonals)]
           if args.task == "files" else []),
         *(["--answers", args.answers] if args.answers else []),
+        *(["--certify"] if args.certify else []),
     ])
 
 

@@ -40,6 +40,8 @@ class ComparisonRequest:
     start_method: str | None = None
     #: Resident memory each worker may use, in MB, before it is killed and recorded ``oom``.
     memory_limit_mb: float | None = None
+    #: Certify each count and each "no solution" with a checked proof (:mod:`.certification`).
+    certify: bool = False
 
 
 #: Called before each run with (runs done so far, runs planned, the run about to start).
@@ -111,6 +113,10 @@ def run_comparison(
     def close_size() -> None:
         n = pending[0].record.n
         checks.extend(validate(request.task, pending))
+        if request.certify:
+            from .certification import certificate_checks
+
+            checks.extend(certificate_checks(request.task, pending, request.timeout))
         pending.clear()
         if on_checkpoint is not None or on_size is not None:
             partial = snapshot(False, "checkpoint: the comparison was still running")
