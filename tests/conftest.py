@@ -16,13 +16,16 @@ from nqueens_cp.models.cnf import ENCODINGS
 
 REPO = Path(__file__).resolve().parents[1]
 
-#: Every backend with its defaults, the sat backend once per encoding, and two more sat solvers.
+#: Every backend with its defaults, the sat backend once per encoding, asp once per formulation, and two
+#: more sat solvers (last: the property test takes the last two).
 CONFIGS: list[tuple[str, dict[str, Any]]] = [
     *[(name, {}) for name in ("backtrack", "bitboard", "cpsat")],
     ("bitboard", {"kernel": "python"}),
     ("cpsat", {"workers": 2}),
     *[("sat", {"encoding": encoding}) for encoding in ENCODINGS],
     ("minizinc", {}),
+    ("asp", {}),
+    ("asp", {"formulation": "pairwise"}),
     ("sat", {"solver": "minisat22"}),
     ("sat", {"solver": "glucose4"}),
 ]
@@ -37,6 +40,7 @@ SEARCH_CONFIGS: list[tuple[str, dict[str, Any]]] = [
     ("cpsat", {}),
     ("sat", {}),
     ("sat", {"encoding": "seqcounter"}),
+    ("asp", {}),
 ]
 
 

@@ -36,7 +36,7 @@ def test_contract(backend: Any, check: Callable[[Backend], None]) -> None:
 def test_model_based_backends_report_their_size(backend: Any) -> None:
     check_model_size(backend)
     size = backend.model_size(Instance(6))
-    assert (size is not None) == (backend.name in ("cpsat", "sat", "minizinc"))
+    assert (size is not None) == (backend.name in ("cpsat", "sat", "minizinc", "asp"))
 
 
 def test_the_unique_check_of_the_kit() -> None:

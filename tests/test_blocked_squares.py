@@ -34,6 +34,8 @@ BLOCKED_CONFIGS: list[tuple[str, dict[str, Any]]] = [
     ("sat", {}),
     ("sat", {"encoding": "seqcounter"}),
     ("minizinc", {}),
+    ("asp", {}),
+    ("asp", {"formulation": "pairwise"}),
 ]
 
 

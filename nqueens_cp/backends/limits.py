@@ -117,3 +117,57 @@ def refuse_row_order_first(instance: Instance, backend: str) -> None:
             f"{backend} searches rows in order, which finds no first solution of n > {ROW_ORDER_FIRST_MAX_N} "
             f"in reasonable time (n = {instance.n}); use --backend backtrack (first-fail search) or cpsat"
         )
+
+
+#: Bytes one square-on-a-line fact of the ASP ``lines`` program costs in gringo and clasp (peak
+#: memory over start-up: 530 B at n = 128, 256 and 512).
+BYTES_PER_ASP_LINE_SQUARE = 550
+#: Bytes one pair of squares on a line costs in the ``pairwise`` program (158 B at n = 64, 176 B at n = 32).
+BYTES_PER_ASP_PAIR = 180
+
+
+def _line_lengths(n: int) -> list[int]:
+    """The length of every line of the n x n board with two or more squares (rows, columns, diagonals)."""
+    diagonals = [*range(2, n), n, *range(n - 1, 1, -1)] if n >= 2 else []
+    return [n] * (2 * n) + diagonals * 2
+
+
+def asp_estimate(instance: Instance, formulation: str) -> ModelEstimate:
+    """The ground ASP program of ``instance``: the full board of its model rows (an upper bound when reduced)."""
+    n = model_rows(instance)
+    lengths = _line_lengths(n)
+    if formulation == "pairwise":
+        pairs = sum(length * (length - 1) // 2 for length in lengths)
+        megabytes = pairs * BYTES_PER_ASP_PAIR / 2**20
+        instead = "use -O formulation=lines (a cardinality constraint per line, O(n²) ground)"
+        size = ModelSize(n * n, pairs, "ground pair constraints")
+    else:
+        occurrences = sum(lengths)
+        megabytes = occurrences * BYTES_PER_ASP_LINE_SQUARE / 2**20
+        instead = "use --backend backtrack (first-fail search) or cpsat"
+        size = ModelSize(n * n, len(lengths), "line constraints")
+    return ModelEstimate(f"ground {formulation} ASP program of n = {instance.n}", size, megabytes, instead)
+
+
+#: Bytes one term of a line constraint costs in Exact (the ``pb`` backend), with its variable's share
+#: (peak memory over start-up: 730 B at n = 256, 820 B at n = 128).
+BYTES_PER_PB_TERM = 800
+#: Bytes one term of a pair constraint costs (``formulation=clauses``: 280 B at n = 64).
+BYTES_PER_PB_PAIR_TERM = 300
+
+
+def pb_estimate(instance: Instance, formulation: str) -> ModelEstimate:
+    """The PB model of ``instance`` in Exact: its terms (one per square per line, or two per pair)."""
+    n = model_rows(instance)
+    lengths = _line_lengths(n)
+    if formulation == "clauses":
+        pairs = sum(length * (length - 1) // 2 for length in lengths)
+        terms, constraints = 2 * pairs + n * n, pairs + 2 * n
+        instead = "use -O formulation=lines (one cardinality constraint per line)"
+        megabytes = terms * BYTES_PER_PB_PAIR_TERM / 2**20
+    else:
+        terms, constraints = sum(lengths), len(lengths)
+        instead = "use --backend backtrack (first-fail search) or cpsat"
+        megabytes = terms * BYTES_PER_PB_TERM / 2**20
+    return ModelEstimate(f"{formulation} PB model of n = {instance.n}", ModelSize(n * n, constraints),
+                         megabytes, instead)

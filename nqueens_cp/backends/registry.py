@@ -32,6 +32,8 @@ _REGISTRY: dict[str, str | type[Backend]] = {
     "cpsat": "nqueens_cp.backends.cpsat:CpSatBackend",
     "sat": "nqueens_cp.backends.sat:SatBackend",
     "minizinc": "nqueens_cp.backends.minizinc:MiniZincBackend",
+    "asp": "nqueens_cp.backends.asp:AspBackend",
+    "pb": "nqueens_cp.backends.pb:PbBackend",
 }
 
 

@@ -1,10 +1,10 @@
-"""Writers for the exported models: DIMACS CNF, CP-SAT protobuf text, MiniZinc and OPB.
+"""Writers for the exported models: DIMACS CNF, CP-SAT protobuf text, MiniZinc, OPB and ASP.
 
 Every writer returns the whole file as a string, deterministically (the same instance gives the
 same bytes), so ``models/`` can be checked against the code. Every model comes from
 :mod:`nqueens_cp.models` — the CNF from :func:`~nqueens_cp.models.cnf.build_cnf`, the CP-SAT model
 from :func:`~nqueens_cp.models.cpsat.build_cpsat_model`, MiniZinc and OPB from
-:mod:`nqueens_cp.models.text` — so what is exported is exactly what the backends solve; this module
+:mod:`nqueens_cp.models.text`, the logic program from :mod:`nqueens_cp.models.asp` — so what is exported is exactly what the backends solve; this module
 adds the header comments that explain each file.
 
 In the DIMACS and OPB files, square ``(r, c)`` (0-based) is variable ``r*n + c + 1``.
@@ -32,6 +32,7 @@ DEFAULT_ENCODING = "seqcounter"
 __all__ = [
     "FORMATS",
     "FORMAT_SUFFIXES",
+    "asp_text",
     "cpsat_text",
     "dimacs_text",
     "export_model",
@@ -41,7 +42,9 @@ __all__ = [
 ]
 
 #: The export formats, and the file suffix each is written with.
-FORMAT_SUFFIXES: dict[str, str] = {"dimacs": ".cnf", "cpsat": ".cpsat.pbtxt", "minizinc": ".mzn", "opb": ".opb"}
+FORMAT_SUFFIXES: dict[str, str] = {
+    "dimacs": ".cnf", "cpsat": ".cpsat.pbtxt", "minizinc": ".mzn", "opb": ".opb", "asp": ".asp.lp",
+}
 FORMATS: tuple[str, ...] = tuple(FORMAT_SUFFIXES)
 
 
@@ -159,7 +162,16 @@ def cpsat_text(instance: Instance) -> str:
     return "\n".join(header) + "\n" + body + ("" if body.endswith("\n") else "\n")
 
 
+def asp_text(instance: Instance) -> str:
+    """The ``asp`` backend's logic program of ``instance`` (facts and rules; ``clingo FILE 0`` enumerates)."""
+    require_instance(instance)
+    from ..models.asp import asp_program
+
+    return asp_program(instance).text
+
+
 _WRITERS: dict[str, Callable[[Instance], str]] = {
+    "asp": asp_text,
     "cpsat": cpsat_text,
     "minizinc": minizinc_text,
     "opb": opb_text,
