@@ -9,6 +9,6 @@
 # Needs root. The tests skip when a tool is missing, except under CI=true, where a missing tool fails.
 set -eu
 apt-get update -qq
-apt-get install -y -qq --no-install-recommends cadical minisat minizinc flatzinc minisat+ chromium chromium-driver
+apt-get install -y -qq --no-install-recommends gcc cadical minisat minizinc flatzinc minisat+ chromium chromium-driver
 minizinc --solvers | grep -q org.gecode.gecode
 chromium --version

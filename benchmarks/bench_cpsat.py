@@ -15,9 +15,14 @@ side / reference (below 1: faster than the reference; the target is <= 0.5 at n 
   ``alldifferent`` in MiniZinc, first-fail search, ``--all-solutions``, as an outside reference
   (wall time of the subprocess, flattening included; for information).
 
-Targets apply to the rows of the first configuration; the exit status is 1 when one is missed.
-Every side must produce the same solution set as the reference: a separate, untimed run per side
-records the boards and compares their count and SHA-256 digest. Run::
+Targets apply to the rows of the first configuration; the exit status is 1 when one is missed or
+a check fails. Checks of the timed runs themselves (after the clock stops): every count equals
+OEIS A000170; where the timed path yields the boards (``stream``, MiniZinc) every board passes
+the independent checker, none repeats, and their SHA-256 digest is the solution set compared with
+the reference's. The reference and the ``count`` sides only count when timed (the reference as
+OR-Tools' sample does, ``count`` through the backend's counting callback): their solution sets
+come from one more, untimed run per side that records the boards. The order of the sides rotates
+every round. Run::
 
     python benchmarks/bench_cpsat.py --n 11 12 --repeat 3
 """
@@ -101,17 +106,35 @@ def minizinc(n: int) -> list[Board]:
     return [tuple(map(int, line.split())) for line in done.stdout.splitlines() if line and line[0].isdigit()]
 
 
+def timed_problems(n: int, count: int, boards: list[Board] | None) -> list[str]:
+    """What is wrong with a timed run's result: its count against OEIS A000170 and, when the timed
+    path produced the boards, each board by the independent checker and their distinctness."""
+    from nqueens_cp.checker import solution_problems
+    from nqueens_cp.instance import Instance
+    from nqueens_cp.oeis import A000170
+
+    problems = [f"counted {count}, OEIS A000170 says {A000170[n]}"] if count != A000170[n] else []
+    if boards is not None:
+        instance = Instance(n)
+        problems += [f"{board}: {reasons[0]}" for board in boards if (reasons := solution_problems(instance, board))][:3]
+        if len(set(boards)) != len(boards):
+            problems.append(f"{len(boards) - len(set(boards))} boards repeated")
+    return problems
+
+
 def child(side: str, n: int, record: bool) -> None:
-    """One run of ``side`` in this (fresh) process: print seconds, count and digest as JSON."""
+    """One run of ``side`` in this (fresh) process: print seconds, count, digest and what the check of
+    the timed result found, as JSON. The check runs after the clock stops."""
     import ortools.sat.python.cp_model  # noqa: F401  (imported before the clock starts, for every side)
 
-    from nqueens_cp.backends.registry import create_backend, parse_config
+    from nqueens_cp.backends.configuration import Configuration
+    from nqueens_cp.backends.registry import create_backend
     from nqueens_cp.instance import Instance
 
     boards: list[Board] = []
     kind, _, config = side.partition(" ")
     if kind in ("count", "stream"):
-        name, options = parse_config(config)
+        name, options = Configuration.split(config)
         backend = create_backend(name, **options)
     wall, cpu = time.perf_counter(), time.process_time()
     if side == "reference":
@@ -127,16 +150,21 @@ def child(side: str, n: int, record: bool) -> None:
     else:
         raise SystemExit(f"unknown side {side!r}")
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    has_boards = record or kind == "stream" or side == MINIZINC
     # MiniZinc's solving happens in child processes: their CPU time is not in process_time().
     result = {"wall": wall, "cpu": cpu if side != MINIZINC else None, "count": count,
-              "digest": digest(boards)[1] if record else None}
+              "digest": digest(boards)[1] if has_boards else None,
+              "problems": timed_problems(n, count, boards if has_boards else None)}
     print(json.dumps(result))
 
 
 def measure(side: str, n: int, record: bool = False) -> dict[str, object]:
     """Run ``side`` once in a fresh interpreter and return its JSON result."""
     command = [sys.executable, __file__, "--child", side, str(n), "record" if record else "time"]
-    done = subprocess.run(command, capture_output=True, text=True, check=True)
+    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise SystemExit(f"n={n} {side}: the measuring process failed (exit {done.returncode}): "
+                         f"{done.stderr.strip()[-300:]}")
     result: dict[str, object] = json.loads(done.stdout.strip().splitlines()[-1])
     return result
 
@@ -150,40 +178,61 @@ def has_minizinc_gecode() -> bool:
 
 
 def run(sizes: Sequence[int], repeats: int, sides: Sequence[str], targeted: Sequence[str]) -> bool:
-    """Measure every side at every size; print the table; return whether every target was met."""
+    """Measure every side at every size (the order of the sides rotated every round); check every
+    timed result; print the table; return whether every target was met and every check passed."""
     rows = []
     all_met = True
     for n in sizes:
         wall: dict[str, list[float]] = {side: [] for side in sides}
         cpu: dict[str, list[float]] = {side: [] for side in sides}
         counts: dict[str, object] = {}
-        for _ in range(repeats):
-            for side in sides:
+        timed_digests: dict[str, set[object]] = {side: set() for side in sides}
+        problems: dict[str, list[str]] = {side: [] for side in sides}
+        for round_no in range(repeats):
+            shift = round_no % len(sides)
+            for side in [*sides[shift:], *sides[:shift]]:
                 result = measure(side, n)
                 wall[side].append(float(result["wall"]))  # type: ignore[arg-type]
                 if result["cpu"] is not None:
                     cpu[side].append(float(result["cpu"]))  # type: ignore[arg-type]
                 counts[side] = result["count"]
-        sets = {side: (lambda r: (r["count"], r["digest"]))(measure(side, n, record=True)) for side in sides}
+                problems[side] += result["problems"]  # type: ignore[arg-type]
+                if result["digest"] is not None:
+                    timed_digests[side].add(result["digest"])
+        # The solution set: the timed boards' where the timed path yields boards (stream, MiniZinc),
+        # else one untimed run recording them (the reference and count sides only count when timed).
+        sets: dict[str, object] = {}
+        for side in sides:
+            if timed_digests[side]:
+                sets[side] = (counts[side], timed_digests[side].pop() if len(timed_digests[side]) == 1 else "differ")
+            else:
+                recorded = measure(side, n, record=True)
+                problems[side] += recorded["problems"]  # type: ignore[arg-type]
+                sets[side] = (recorded["count"], recorded["digest"])
         ref_wall = statistics.median(wall["reference"])
         ref_cpu = statistics.median(cpu["reference"])
         for side in sides:
             side_wall = statistics.median(wall[side])
             side_cpu = statistics.median(cpu[side]) if cpu[side] else None
             same = sets[side] == sets["reference"]
+            checked = not problems[side]
+            all_met = all_met and same and checked
+            for problem in problems[side][:3]:
+                print(f"n={n} {side}: {problem}", file=sys.stderr)
             met = None
             if side in targeted:
-                met = same and side_wall / ref_wall <= TARGET
+                met = same and checked and side_wall / ref_wall <= TARGET
                 all_met = all_met and met
             rows.append([
                 n, side, counts[side], side_wall, side_wall / ref_wall,
                 side_cpu, side_cpu / ref_cpu if side_cpu else None,
-                "yes" if same else "NO", None if met is None else ("yes" if met else "NO"),
+                "yes" if checked else "NO", "yes" if same else "NO", None if met is None else ("yes" if met else "NO"),
             ])
-    print(f"cpsat enumeration: median of {repeats} alternated runs per side, each in a fresh process;"
-          f" ratio = side / reference (target <= {TARGET} on the wall ratio of the first configuration)")
+    print(f"cpsat enumeration: median of {repeats} alternated runs per side (order rotated every round), each in a"
+          f" fresh process; ratio = side / reference (target <= {TARGET} on the wall ratio of the first configuration);"
+          " checked: every timed count = OEIS A000170 and every timed board passed the independent checker")
     print(tabulate(rows, headers=["n", "side", "solutions", "wall s", "ratio (wall)", "cpu s", "ratio (cpu)",
-                                  "same set", "target met"], floatfmt=".3f", missingval="-"))
+                                  "checked", "same set", "target met"], floatfmt=".3f", missingval="-"))
     return all_met
 
 

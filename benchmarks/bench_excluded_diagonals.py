@@ -4,7 +4,7 @@ The instances are the fixed stratified sample in ``benchmarks/csplib079/`` (Excl
 n = 10..21, from Gent, Jefferson, Nightingale, "Complexity of n-Queens Completion", JAIR 2017;
 CSPLib, CC BY 4.0): per n the 10 instances hardest for the paper's bit solver and two random
 ones per stratum of D. The reference, ``benchmarks/ref/excluded_diagonals.c``, is the paper's bit
-solver written from its description; this script builds it with ``gcc -O3`` into
+solver written from its description; this script builds it with ``gcc -O3 -march=native`` into
 ``benchmarks/build/`` and checks on every run that its node count equals the paper's ``nodes``.
 
 Each backend configuration (``name:key=value``) is asked for one solution of each instance in a
@@ -23,7 +23,9 @@ backend: instances settled within the timeout, answers equal to the paper's, tot
 (sum over instances of the median of the repetitions), ratio to the C reference's total on the
 same instances, and on how many satisfiable / unsatisfiable instances it was the fastest; then
 the target: the toolkit's fastest backend per instance, summed, against the C total. The load
-(``/proc/loadavg``) is printed before and after. Exit status 1 when an answer or a board is wrong.
+(``/proc/loadavg``) is printed before and after. Exit status 1 (with a line saying why, no
+traceback) when an answer or a board is wrong, a run died (a child killed by a signal or the
+memory guard, a crash of the C program) or failed, or the target is missed.
 
     python benchmarks/bench_excluded_diagonals.py [--n 16-21] [--strata hardest] [--repeat 3]
         [--backends bitboard:search=lines,bitboard,sat] [--timeout 300]
@@ -50,7 +52,8 @@ sys.path.insert(0, str(HERE))
 from _common import build_c, load_average, machine  # noqa: E402
 
 from nqueens_cp.backends.base import Backend  # noqa: E402
-from nqueens_cp.backends.registry import create_backend, parse_config  # noqa: E402
+from nqueens_cp.backends.configuration import Configuration  # noqa: E402
+from nqueens_cp.backends.registry import create_backend  # noqa: E402
 from nqueens_cp.checker import solution_problems  # noqa: E402
 from nqueens_cp.instance import Instance  # noqa: E402
 from nqueens_cp.instance_files import read_excluded_diagonals  # noqa: E402
@@ -86,13 +89,13 @@ class Outcome:
 
     times: list[float] = field(default_factory=list)
     answer: bool | None = None  # satisfiable?
-    status: str = "ok"  # ok, timeout, unsupported, error, WRONG
+    status: str = "ok"  # ok, timeout, unsupported, error, died, WRONG
     detail: str = ""
 
 
 def build_reference() -> Path:
-    """Compile the C reference with ``gcc -O3`` (again whenever the source is newer)."""
-    return build_c(SOURCE, BINARY, "-O3")
+    """Compile the C reference with ``gcc -O3 -march=native`` (again when the source, the compiler or the flags change)."""
+    return build_c(SOURCE, BINARY)
 
 
 def sizes(text: str) -> set[int]:
@@ -135,14 +138,21 @@ def check_board(case: Case, board: tuple[int, ...] | None, outcome: Outcome) -> 
 def run_reference(case: Case, timeout: float, outcome: Outcome) -> None:
     try:
         done = subprocess.run([str(BINARY), str(case.path), str(case.diagonals)], capture_output=True,
-                              text=True, timeout=timeout, check=True)
+                              text=True, timeout=timeout, check=False)
     except subprocess.TimeoutExpired:
         outcome.status = "timeout"
         return
+    if done.returncode != 0:
+        outcome.status, outcome.detail = "died", f"exit {done.returncode}: {done.stderr.strip()[-200:]}"
+        return
     lines = done.stdout.split("\n")
-    verdict, nodes, seconds = lines[0].split()
-    outcome.times.append(float(seconds))
-    board = tuple(int(c) for c in lines[1].split()) if verdict == "SAT" else None
+    try:
+        verdict, nodes, seconds = lines[0].split()
+        board = tuple(int(c) for c in lines[1].split()) if verdict == "SAT" else None
+        outcome.times.append(float(seconds))
+    except (ValueError, IndexError):
+        outcome.status, outcome.detail = "error", f"unreadable output: {done.stdout[:200]!r}"
+        return
     check_board(case, board, outcome)
     if int(nodes) != case.nodes and outcome.status == "ok":
         outcome.status, outcome.detail = "WRONG", f"{nodes} nodes, the paper's solver {case.nodes}"
@@ -168,7 +178,16 @@ def run_backend(backend: Backend, case: Case, timeout: float, outcome: Outcome) 
         process.join()
         outcome.status = "timeout"
         return
-    status, seconds, payload = receiver.recv()
+    try:
+        status, seconds, payload = receiver.recv()
+    except EOFError:  # the child ended without an answer: killed (memory, a signal) or crashed
+        process.join()
+        code = process.exitcode
+        outcome.status = "died"
+        outcome.detail = f"killed by signal {-code}" if code is not None and code < 0 else f"exit {code}"
+        return
+    finally:
+        receiver.close()
     process.join()
     if status == "error":
         outcome.status = "unsupported" if "does not support" in str(payload) else "error"
@@ -194,7 +213,7 @@ def main(argv: list[str] | None = None) -> int:
     labels = [label.strip() for label in args.backends.split(",") if label.strip()]
     backends = {}
     for label in labels:
-        name, options = parse_config(label)
+        name, options = Configuration.split(label)
         backends[label] = create_backend(name, **options)
     warm = Instance(8, blocked=[(0, 0)])
     for backend in backends.values():
@@ -258,8 +277,10 @@ def report(cases: list[Case], sides: list[str], outcomes: dict[tuple[str, str], 
           f"CPU seconds, median of {args.repeat} runs per instance, timeout {args.timeout:g} s (wall)")
     print(tabulate(table, headers=["side", "settled", "answers = paper", "total CPU s", "ratio to C",
                                    "fastest SAT", "fastest UNSAT", "not ok"], tablefmt="github"))
+    failed = 0
     for (side, name), outcome in sorted(outcomes.items()):
-        if outcome.status in ("WRONG", "error"):
+        if outcome.status in ("WRONG", "error", "died"):
+            failed += 1
             print(f"{outcome.status}: {side} on {name}: {outcome.detail}")
     settled_by_toolkit = [case for case in cases if case.name in fastest]
     best_total = sum(seconds(fastest[case.name], case) or 0.0 for case in settled_by_toolkit)
@@ -270,7 +291,13 @@ def report(cases: list[Case], sides: list[str], outcomes: dict[tuple[str, str], 
           f"{best_total:.3f} s vs {ref_total:.3f} s (ratio {best_total / ref_total if ref_total else float('nan'):.5f}); "
           f"settled by the toolkit {len(settled_by_toolkit)}/{len(cases)}, by C "
           f"{sum(t is not None for t in reference.values())}/{len(cases)}: {'met' if met else 'NOT met'}")
-    return 1 if wrong else 0
+    if failed or not met:
+        reasons = [f"{wrong} wrong answers"] if wrong else []
+        reasons += [f"{failed - wrong} runs that died or failed"] if failed > wrong else []
+        reasons += ["the target was missed"] if not met else []
+        print(f"exit 1: {', '.join(reasons)}")
+        return 1
+    return 0
 
 
 if __name__ == "__main__":

@@ -40,11 +40,11 @@ from nqueens_cp.parallel import (
     ParallelConfig,
     ProcessPoolTaskExecutor,
     SplitRun,
+    default_batches,
     default_depth,
     split_instance,
 )
 from nqueens_cp.parallel.executors import TaskExecutor
-from nqueens_cp.parallel.split import default_batches
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from _common import load_average, machine
@@ -56,9 +56,11 @@ CPU: dict[int, list[float]] = {}
 def split_config(instance: Instance, backend: str, depth: int | None) -> ParallelConfig:
     """Rows fixed at ``depth``, or (None) the toolkit's default split for 2 workers: constellation
     batches where the backend counts them, else the default depth."""
-    if depth is None and not hasattr(create_backend(backend), "count_constellation_batch"):
+    counter = create_backend(backend)
+    if depth is None and not counter.counts_constellation_batches:
         depth = default_depth(instance, 2)
-    return ParallelConfig(split_depth=depth, batches=None if depth is not None else default_batches(instance, 2))
+    batches = None if depth is not None else default_batches(counter.start_constellations(instance.n), 2)
+    return ParallelConfig(split_depth=depth, batches=batches)
 
 
 def describe(config: ParallelConfig, instance: Instance) -> str:

@@ -13,7 +13,7 @@ a noisy machine slows every side alike; the table shows medians and ratios.
       python benchmarks/bench_sat.py --n 12 --repeat 3
 
 * grid: every encoding x every enumerating solver through the backend, the table behind the
-  default encoding and solver (``## Choosing the SAT encoding and solver`` in the README)::
+  default encoding and solver (``## Choosing the SAT encoding and solver`` in docs/choosing.md)::
 
       python benchmarks/bench_sat.py --grid --n 10 --repeat 3
       python benchmarks/bench_sat.py --grid --n 12 --encodings pairwise,bitwise --solvers cadical195,cadical153
@@ -76,10 +76,11 @@ def reference_boards(n: int) -> Iterator[Board]:
 
 def backend_boards(n: int, config: str) -> Iterator[Board]:
     """The ``sat`` backend's enumeration in configuration ``config`` (e.g. ``sat:solver=glucose4``)."""
-    from nqueens_cp.backends.registry import create_backend, parse_config
+    from nqueens_cp.backends.configuration import Configuration
+    from nqueens_cp.backends.registry import create_backend
     from nqueens_cp.instance import Instance
 
-    name, options = parse_config(config)
+    name, options = Configuration.split(config)
     return create_backend(name, **options).solutions(Instance(n))
 
 
@@ -94,7 +95,24 @@ def child(argv: Sequence[str]) -> None:
     boards = list(reference_boards(n) if side == "reference" else backend_boards(n, side))
     seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
     count, sha = digest(boards)
-    print(json.dumps({"seconds": seconds, "cpu": cpu, "count": count, "digest": sha}))
+    print(json.dumps({"seconds": seconds, "cpu": cpu, "count": count, "digest": sha,
+                      "problems": timed_problems(n, boards)}))
+
+
+def timed_problems(n: int, boards: list[Board]) -> list[str]:
+    """What is wrong with the boards a timed run produced: each board by the independent checker,
+    repeats, and their number against OEIS A000170 (checked after the clock stops)."""
+    from nqueens_cp.checker import solution_problems
+    from nqueens_cp.instance import Instance
+    from nqueens_cp.oeis import A000170
+
+    instance = Instance(n)
+    problems = [f"{board}: {reasons[0]}" for board in boards if (reasons := solution_problems(instance, board))][:3]
+    if len(set(boards)) != len(boards):
+        problems.append(f"{len(boards) - len(set(boards))} boards repeated")
+    if len(boards) != A000170[n]:
+        problems.append(f"{len(boards)} solutions, OEIS A000170 says {A000170[n]}")
+    return problems
 
 
 def measure(side: str, n: int, timeout: float = 900) -> dict[str, object]:
@@ -103,10 +121,11 @@ def measure(side: str, n: int, timeout: float = 900) -> dict[str, object]:
     try:
         done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, check=False)
     except subprocess.TimeoutExpired:
-        return {"seconds": math.inf, "cpu": math.inf, "count": None, "digest": None}
+        return {"seconds": math.inf, "cpu": math.inf, "count": None, "digest": None, "problems": ["timed out"]}
     if done.returncode != 0:
         print(f"{side}: exit {done.returncode}: {done.stderr.strip()[-300:]}", file=sys.stderr)
-        return {"seconds": math.nan, "cpu": math.nan, "count": None, "digest": None}
+        return {"seconds": math.nan, "cpu": math.nan, "count": None, "digest": None,
+                "problems": [f"exit {done.returncode}"]}
     result: dict[str, object] = json.loads(done.stdout.strip().splitlines()[-1])
     return result
 
@@ -123,50 +142,66 @@ def target(sizes: Sequence[int], repeats: int, configs: Sequence[str]) -> bool:
         times: dict[str, list[float]] = {side: [] for side in sides}
         cpu: dict[str, list[float]] = {side: [] for side in sides}
         digests: dict[str, set[object]] = {side: set() for side in sides}
-        for _ in range(repeats):
-            for side in sides:
+        problems: dict[str, list[str]] = {side: [] for side in sides}
+        for round_no in range(repeats):
+            shift = round_no % len(sides)
+            for side in [*sides[shift:], *sides[:shift]]:  # the order rotates every round
                 result = measure(side, n)
                 times[side].append(float(result["seconds"]))  # type: ignore[arg-type]
                 cpu[side].append(float(result["cpu"]))  # type: ignore[arg-type]
                 digests[side].add((result["count"], result["digest"]))
+                problems[side] += result["problems"]  # type: ignore[arg-type]
         ref, ref_cpu = statistics.median(times["reference"]), statistics.median(cpu["reference"])
         for side in sides:
             ours, ours_cpu = statistics.median(times[side]), statistics.median(cpu[side])
             same = len(digests["reference"]) == 1 and digests[side] == digests["reference"]
+            checked = not problems[side]
+            all_met = all_met and same and checked
+            for problem in problems[side][:3]:
+                print(f"n={n} {side}: {problem}", file=sys.stderr)
             met = None
             if side == configs[0]:
-                met = same and ours / ref <= 0.1
+                met = same and checked and ours / ref <= 0.1
                 all_met = all_met and met
             count = next(iter(digests[side]))[0]
-            rows.append([n, side, count, ours, ours / ref, ours_cpu, ours_cpu / ref_cpu, "yes" if same else "NO",
-                         None if met is None else ("yes" if met else "NO")])
+            rows.append([n, side, count, ours, ours / ref, ours_cpu, ours_cpu / ref_cpu, "yes" if checked else "NO",
+                         "yes" if same else "NO", None if met is None else ("yes" if met else "NO")])
     print(f"sat enumeration: reference = seqcounter + minisat22 + blocking on queen variables;"
-          f" backend defaults = {DEFAULT_ENCODING} + {DEFAULT_SOLVER}; median of {repeats} alternated runs,"
-          " each in a fresh process; ratio = side / reference (target <= 0.1 for the first configuration)")
+          f" backend defaults = {DEFAULT_ENCODING} + {DEFAULT_SOLVER}; median of {repeats} alternated runs"
+          " (order rotated every round), each in a fresh process; ratio = side / reference (target <= 0.1 for the"
+          " first configuration); checked: every timed board passed the independent checker, none repeated,"
+          " their number = OEIS A000170")
     print(tabulate(rows, headers=["n", "side", "solutions", "wall s", "ratio (wall)", "cpu s", "ratio (cpu)",
-                                  "same set", "target met"], floatfmt=".3f", missingval="-"))
+                                  "checked", "same set", "target met"], floatfmt=".3f", missingval="-"))
     return all_met
 
 
-def grid(n: int, repeats: int, encodings: Sequence[str], solvers: Sequence[str], timeout: float) -> None:
-    """Every encoding x solver through the backend; median seconds, solvers as rows."""
+def grid(n: int, repeats: int, encodings: Sequence[str], solvers: Sequence[str], timeout: float) -> bool:
+    """Every encoding x solver through the backend; median seconds, solvers as rows; whether every
+    timed run's boards passed the checks and the solution sets agree."""
     combos = list(itertools.product(encodings, solvers))
     times: dict[tuple[str, str], list[float]] = {combo: [] for combo in combos}
     counts: set[object] = set()
+    failures: list[str] = []
     for _ in range(repeats):
         random.shuffle(combos)  # alternate: every combination once per round, in a new order
         for encoding, solver in combos:
             result = measure(f"sat:encoding={encoding}:solver={solver}", n, timeout)
             times[encoding, solver].append(float(result["cpu"]))  # type: ignore[arg-type]
-            if result["count"] is not None:
-                counts.add((result["count"], result["digest"]))
+            counts.add((result["count"], result["digest"]))
+            for problem in result["problems"]:  # type: ignore[attr-defined]
+                failures.append(f"{encoding}+{solver}: {problem}")
     medians = {combo: statistics.median(values) for combo, values in times.items()}
     rows = [[solver, *(medians[encoding, solver] for encoding in encodings)] for solver in solvers]
     print(f"sat enumeration of n={n}: median CPU seconds (build + enumerate) of {repeats} alternated runs,"
-          f" each in a fresh process; solution sets agree: {'yes' if len(counts) == 1 else 'NO'}")
+          f" each in a fresh process; solution sets agree: {'yes' if len(counts) == 1 else 'NO'};"
+          f" every timed board checked: {'yes' if not failures else 'NO'}")
+    for failure in failures[:5]:
+        print(failure, file=sys.stderr)
     print(tabulate(rows, headers=["solver", *encodings], floatfmt=".2f"))
     best = sorted(medians.items(), key=lambda item: item[1])[:5]
     print("fastest: " + ", ".join(f"{e}+{s} {t:.2f} s" for (e, s), t in best))
+    return len(counts) == 1 and not failures
 
 
 def main() -> None:
@@ -188,8 +223,8 @@ def main() -> None:
     parser.add_argument("--timeout", type=float, default=300, help="grid: seconds per run before giving up")
     args = parser.parse_args()
     if args.grid:
-        for n in args.n:
-            grid(n, args.repeats, args.encodings.split(","), args.solvers.split(","), args.timeout)
+        good = [grid(n, args.repeats, args.encodings.split(","), args.solvers.split(","), args.timeout) for n in args.n]
+        sys.exit(0 if all(good) else 1)
     else:
         sys.exit(0 if target(args.n, args.repeats, args.config) else 1)
 

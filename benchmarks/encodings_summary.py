@@ -6,7 +6,7 @@ Prints, for each board size, a table with one row per encoding and one column pe
 median CPU seconds over the repetitions (``cpu_time`` of each run: the machine is shared, so CPU
 time is steadier than wall time), ``timeout`` when a repetition timed out and ``-`` when none ran;
 then the fastest pairs and every encoding's best time as a multiple of the fastest. It reads the
-results file only (nothing is run), so the README's figures can be checked against the data.
+results file only (nothing is run), so the figures quoted from it can be checked against the data.
 """
 
 from __future__ import annotations

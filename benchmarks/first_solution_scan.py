@@ -18,7 +18,8 @@ import sys
 import time
 from types import FrameType
 
-from nqueens_cp.backends.registry import create_backend, parse_config
+from nqueens_cp.backends.configuration import Configuration
+from nqueens_cp.backends.registry import create_backend
 from nqueens_cp.checker import is_valid_solution
 from nqueens_cp.instance import Instance
 
@@ -41,7 +42,7 @@ def main() -> int:
     parser.add_argument("--cap", type=float, default=10.0, help="CPU seconds allowed per size (default 10)")
     parser.add_argument("--worst", type=int, default=10, help="how many of the slowest sizes to list")
     args = parser.parse_args()
-    name, options = parse_config(args.backend)
+    name, options = Configuration.split(args.backend)
     backend = create_backend(name, **options)
     signal.signal(signal.SIGPROF, _alarm)
     times: list[tuple[float, int]] = []

@@ -4,7 +4,6 @@ deep inside a solver library."""
 
 from __future__ import annotations
 
-import math
 from typing import Any, Mapping
 
 from .errors import InvalidArgumentError
@@ -33,15 +32,6 @@ def require_int(value: object, name: str, *, minimum: int | None = None, optiona
     if minimum is not None and value < minimum:
         raise InvalidArgumentError(f"{name} must be >= {minimum}, got {value}")
     return value
-
-
-def require_number(value: object, name: str, *, positive: bool = False) -> float:
-    """``value`` as a float if it is a real number (not NaN; > 0 with ``positive``)."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or math.isnan(value):
-        raise InvalidArgumentError(f"{name} must be a number, got {_shown(value)}")
-    if positive and not value > 0:
-        raise InvalidArgumentError(f"{name} must be > 0, got {value}")
-    return float(value)
 
 
 def require_bool(value: object, name: str) -> bool:

@@ -21,7 +21,7 @@ MAX_N = 100_000
 Solution: TypeAlias = tuple[int, ...]
 
 #: Pre-placed queens as given by a caller: a mapping row -> column or (row, column) pairs.
-PlacementLike: TypeAlias = Mapping[int, int] | Iterable[tuple[int, int]]
+FixedQueens: TypeAlias = Mapping[int, int] | Iterable[tuple[int, int]]
 
 #: The two kinds of diagonal: ``"sum"`` (squares with row + col = value) and ``"difference"``
 #: (squares with row - col = value).
@@ -68,7 +68,7 @@ class Instance:
     blocked: tuple[tuple[int, int], ...] = field(default=())
 
     def __init__(
-        self, n: object, fixed: PlacementLike | None = None, blocked: Iterable[tuple[int, int]] | None = None
+        self, n: object, fixed: FixedQueens | None = None, blocked: Iterable[tuple[int, int]] | None = None
     ) -> None:
         size = _as_int(n, "n")
         if size < 0:
@@ -94,11 +94,11 @@ class Instance:
         object.__setattr__(self, "blocked", tuple(sorted(squares)))
 
     @property
-    def placements(self) -> dict[int, int]:
-        """The pre-placed queens as a fresh dict row -> column."""
+    def fixed_by_row(self) -> dict[int, int]:
+        """The pre-placed queens (``fixed``) as a fresh dict row -> column."""
         return dict(self.fixed)
 
-    def with_fixed(self, more: PlacementLike) -> Instance:
+    def with_fixed(self, more: FixedQueens) -> Instance:
         """This instance with more pre-placed queens (used to split it into sub-problems)."""
         extra = more.items() if isinstance(more, Mapping) else more
         return Instance(self.n, [*self.fixed, *extra], self.blocked)
@@ -117,7 +117,7 @@ class Instance:
 
     def allowed_columns(self, row: int) -> list[int]:
         """The columns of ``row`` a queen may take: the pre-placed one, or every unblocked one."""
-        pinned = dict(self.fixed).get(row)
+        pinned = self.fixed_by_row.get(row)
         if pinned is not None:
             return [] if (row, pinned) in self.blocked else [pinned]
         blocked = {c for r, c in self.blocked if r == row}

@@ -22,6 +22,10 @@ has no solution either, so the answer is the same), since an instance holds one 
 A value may run over several lines; ``$`` starts a comment (Essence'), and a ``language`` line is
 skipped. Every problem is an :class:`~nqueens_cp.errors.InstanceFileError` whose message is
 ``FILE:LINE: why``.
+
+Answers files (:func:`read_answers`) say which Excluded Diagonals instances have a solution, in
+the columns of CSPLib 079's ``results-shiftqueens.tsv``; :func:`answer_of` looks a file named like
+the generator's ``diag-N-4-ID.param`` up in one.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from .errors import InstanceFileError, InvalidInstanceError
 from .excluded_diagonals import Diagonal, ExcludedDiagonals
@@ -228,3 +233,43 @@ def load_instance_file(path: str | Path, diagonals: int | None = None) -> Instan
 def read_instance(path: str | Path, diagonals: int | None = None) -> Instance:
     """The instance in ``path``, of either kind (see :func:`load_instance_file`)."""
     return load_instance_file(path, diagonals).instance
+
+
+#: Answers files key instances by (n, diagonals taken, the generator's id).
+AnswerKey = tuple[int, int, int]
+
+
+def read_answers(path: str) -> dict[AnswerKey, bool]:
+    """An answers file in the columns of CSPLib 079's ``results-shiftqueens.tsv`` (``n``,
+    ``diagonals``, ``id``, ``satisfiable``; more columns are ignored), plain or gzipped."""
+    import csv
+    import gzip
+
+    opener: Any = gzip.open if path.endswith(".gz") else open
+    table: dict[AnswerKey, bool] = {}
+    try:
+        with opener(path, "rt", encoding="utf-8") as handle:
+            reader = csv.DictReader(handle, delimiter="\t")
+            missing = {"n", "diagonals", "id", "satisfiable"} - set(reader.fieldnames or ())
+            if missing:
+                raise InstanceFileError(f"{path}:1: an answers file needs the columns n, diagonals, id, satisfiable "
+                                        f"(missing: {', '.join(sorted(missing))})")
+            for line, row in enumerate(reader, start=2):
+                try:
+                    key = (int(row["n"]), int(row["diagonals"]), int(row["id"]))
+                    verdict = {"1": True, "0": False}[row["satisfiable"].strip()]
+                except (KeyError, ValueError, TypeError, AttributeError):
+                    raise InstanceFileError(f"{path}:{line}: not a row of n, diagonals, id, satisfiable (1 or 0)") from None
+                table[key] = verdict
+    except OSError as error:
+        raise InstanceFileError(f"{path}: cannot read: {error.strerror or error}") from None
+    except (UnicodeDecodeError, EOFError, gzip.BadGzipFile):
+        raise InstanceFileError(f"{path}: not a text (or gzipped text) answers file") from None
+    return table
+
+
+def answer_of(table: dict[AnswerKey, bool], path: str | Path, diagonals: int) -> bool | None:
+    """Whether the instance of ``path`` with its first ``diagonals`` diagonals has a solution by
+    ``table``, for a file named like CSPLib's ``diag-N-4-ID.param``; None when unknown."""
+    match = re.fullmatch(r"diag-(\d+)-\d+-(\d+)\.param", Path(path).name)
+    return table.get((int(match.group(1)), diagonals, int(match.group(2)))) if match else None

@@ -7,7 +7,10 @@
 from __future__ import annotations
 
 from types import MappingProxyType
-from typing import Final, Mapping
+from typing import TYPE_CHECKING, Final, Mapping
+
+if TYPE_CHECKING:
+    from .instance import Instance
 
 #: OEIS A000170, offset 0: all solutions of the n-queens problem.
 A000170: Final[Mapping[int, int]] = MappingProxyType(
@@ -48,3 +51,12 @@ def known_count(n: int, *, unique: bool = False) -> int | None:
     if unique:
         return 1 if n == 0 else A002562.get(n)
     return A000170.get(n)
+
+
+def published_count(instance: Instance, *, unique: bool = False) -> tuple[int, str] | None:
+    """The published count of ``instance`` and the name of its sequence (``A000170``, ``A002562``
+    with ``unique``), or None when there is none: pre-placed queens, blocked squares, n past the table."""
+    if instance.fixed or instance.blocked:
+        return None
+    expected = known_count(instance.n, unique=unique)
+    return None if expected is None else (expected, "A002562" if unique else "A000170")

@@ -21,11 +21,15 @@ REPO = Path(__file__).resolve().parents[1]
 CONFIGS: list[tuple[str, dict[str, Any]]] = [
     *[(name, {}) for name in ("backtrack", "bitboard", "cpsat")],
     ("bitboard", {"kernel": "python"}),
-    ("cpsat", {"workers": 2}),
+    ("cpsat", {"search_workers": 2}),
     *[("sat", {"encoding": encoding}) for encoding in ENCODINGS],
     ("minizinc", {}),
     ("asp", {}),
     ("asp", {"formulation": "pairwise"}),
+    ("choco", {}),
+    ("choco", {"alldiff": "AC", "diagonals": "auxiliary", "search": "inorder"}),
+    ("xcsp3", {}),
+    ("xcsp3", {"solver": "choco"}),
     ("sat", {"solver": "minisat22"}),
     ("sat", {"solver": "glucose4"}),
 ]
@@ -71,7 +75,7 @@ def usable(configs: list[tuple[str, dict[str, Any]]]) -> list[tuple[str, dict[st
 
 #: Backends that start an outside program for every solve: in tests that solve many small
 #: instances (a split run's sub-problems) they run with the slow tests (CI runs those too).
-STARTS_A_PROGRAM_PER_SOLVE = frozenset({"minizinc"})
+STARTS_A_PROGRAM_PER_SOLVE = frozenset({"minizinc", "xcsp3"})
 
 
 def backend_params(names: Sequence[str]) -> list[Any]:
@@ -91,7 +95,12 @@ def backend_params(names: Sequence[str]) -> list[Any]:
     return params
 
 
-@pytest.fixture(params=CONFIGS, ids=config_id)
+#: Backends whose contract runs with the slow tests: each solve starts a Java program (0.5 to 2 s).
+SLOW_CONTRACT = frozenset({"xcsp3"})
+
+
+@pytest.fixture(params=[pytest.param(config, marks=[pytest.mark.slow] if config[0] in SLOW_CONTRACT else [],
+                                     id=config_id(config)) for config in CONFIGS])
 def backend(request: pytest.FixtureRequest) -> Any:
     name, options = request.param
     require_backend(name)

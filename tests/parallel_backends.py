@@ -57,7 +57,7 @@ class FlakyBackend(Backend):
     )
 
     def _attempt(self, instance: Instance) -> None:
-        row0 = instance.placements.get(0)
+        row0 = instance.fixed_by_row.get(0)
         if self.options["column"] >= 0 and row0 != self.options["column"]:
             return
         key = "_".join(f"{r}-{c}" for r, c in instance.fixed) or "whole"

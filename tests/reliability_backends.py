@@ -12,13 +12,14 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
-from nqueens_cp.backends.base import OptionSpec
+from nqueens_cp.backends.base import BatchCount, OptionSpec
 from nqueens_cp.backends.bitboard import BitboardBackend
 from nqueens_cp.instance import Instance, Solution
+from nqueens_cp.searches.constellations import ConstellationCount
 
 
 def _targeted(instance: Instance, column: int) -> bool:
-    return column < 0 or instance.placements.get(0) == column
+    return column < 0 or instance.fixed_by_row.get(0) == column
 
 
 class MiscountingBackend(BitboardBackend):
@@ -34,6 +35,21 @@ class MiscountingBackend(BitboardBackend):
     def count(self, instance: Instance, *, limit: int | None = None, unique: bool = False) -> int:
         right = super().count(instance, limit=limit, unique=unique)
         return right + 1 if _targeted(instance, self.options["column"]) else right
+
+
+class MiscountingBatchesBackend(BitboardBackend):
+    """The bitboard backend, counting one solution too many in constellation batch ``index``."""
+
+    name = "miscounting-batches"
+    summary = "bitboard, one too many in one batch of start constellations (tests only)"
+    option_specs = (
+        *BitboardBackend.option_specs,
+        OptionSpec("index", int, 0, "the constellation batch counted wrong"),
+    )
+
+    def count_constellation_batch(self, n: int, index: int, batches: int) -> BatchCount:
+        right = super().count_constellation_batch(n, index, batches)
+        return ConstellationCount(right.total + 1, right.classes) if index == self.options["index"] else right
 
 
 class SegfaultingBackend(BitboardBackend):
@@ -53,7 +69,7 @@ class SegfaultingBackend(BitboardBackend):
         state = Path(self.options["state_dir"]) if self.options["state_dir"] else None
         if _targeted(instance, self.options["column"]):
             ctypes.string_at(0)  # a real segmentation fault, as a native solver would have
-        if state is not None and instance.placements.get(0) == self.options["victim"]:
+        if state is not None and instance.fixed_by_row.get(0) == self.options["victim"]:
             try:
                 os.close(os.open(state / "victim-started", os.O_CREAT | os.O_EXCL | os.O_WRONLY))
             except FileExistsError:
@@ -101,6 +117,7 @@ class MemoryHogBackend(BitboardBackend):
 TEST_BACKENDS = {
     "sleepy": "tests.parallel_backends:SleepyBackend",
     "miscounting": "tests.reliability_backends:MiscountingBackend",
+    "miscounting-batches": "tests.reliability_backends:MiscountingBatchesBackend",
     "segfaulting": "tests.reliability_backends:SegfaultingBackend",
     "memoryhog": "tests.reliability_backends:MemoryHogBackend",
 }

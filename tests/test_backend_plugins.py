@@ -4,7 +4,7 @@ Each test lays out an installed distribution the way pip leaves one in site-pack
 package's modules plus a ``*.dist-info`` folder with ``METADATA`` and ``entry_points.txt``) in a
 temporary folder put on ``PYTHONPATH``, so ``importlib.metadata`` finds it like any installed
 package. The working one is the example package of ``examples/nqueens-cp-example-backend``,
-shown in the README; the broken ones fail to import, point at the wrong kind of object, or
+shown in docs/plugins.md; the broken ones fail to import, point at the wrong kind of object, or
 take a built-in name.
 """
 

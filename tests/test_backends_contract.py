@@ -24,6 +24,9 @@ from nqueens_cp.testing.backend_contract import (
 
 from .conftest import CONFIGS, config_id, usable
 
+#: The backends that build a model (the others are plain searches).
+MODEL_BASED = frozenset({"cpsat", "sat", "minizinc", "choco", "xcsp3", "asp", "pb"})
+
 #: Run by other tests already for every backend (the unique and completion tests), or slow through a solver.
 ELSEWHERE = (check_unique_counts,)
 
@@ -36,7 +39,7 @@ def test_contract(backend: Any, check: Callable[[Backend], None]) -> None:
 def test_model_based_backends_report_their_size(backend: Any) -> None:
     check_model_size(backend)
     size = backend.model_size(Instance(6))
-    assert (size is not None) == (backend.name in ("cpsat", "sat", "minizinc", "asp"))
+    assert (size is not None) == (backend.name in MODEL_BASED)
 
 
 def test_the_unique_check_of_the_kit() -> None:

@@ -50,8 +50,10 @@ def test_jsonl_limit_and_fix() -> None:
 def test_backend_options_reach_the_backend() -> None:
     result = run_cli("solve", "7", "--count", "--backend", "sat", "--encoding", "ladder", "--solver", "g4")
     assert (result.returncode, result.stdout.strip()) == (0, "40")
-    result = run_cli("solve", "7", "--count", "--backend", "cpsat", "--workers", "2", "--time-limit", "60")
+    result = run_cli("solve", "7", "--count", "--backend", "cpsat", "--time-limit", "60")
     assert (result.returncode, result.stdout.strip()) == (0, "40")
+    result = run_cli("solve", "7", "--backend", "cpsat", "--search-workers", "2", "--time-limit", "60")
+    assert result.returncode == 0 and is_valid_solution(Instance(7), tuple(map(int, result.stdout.split())))
 
 
 def test_no_solution_exits_1_with_a_message() -> None:
@@ -108,7 +110,10 @@ def test_help_answers_without_importing_solver_packages() -> None:
         (["solve", "8", "--fix", "0:1", "--fix", "0:2"], "two queens given for row 0"),
         (["solve", "8", "--limit", "-1", "--all"], "limit must be >= 0"),
         (["solve", "8", "--unique", "--fix", "0:1", "--count"], "pre-placed"),
-        (["solve", "8", "--backend", "cpsat", "--workers", "0"], "must be >= 1"),
+        (["solve", "8", "--count", "--backend", "cpsat", "--workers", "0"], "--workers must be >= 1"),
+        (["solve", "8", "--backend", "cpsat", "--search-workers", "0"], "--search-workers must be >= 1"),
+        (["solve", "8", "--backend", "cpsat", "--workers", "2"], "--workers needs --count or --all"),
+        (["solve", "8", "--backend", "bitboard", "--search-workers", "2"], "search_workers"),
         (["frobnicate"], "invalid choice"),
     ],
 )

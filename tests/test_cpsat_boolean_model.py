@@ -58,7 +58,7 @@ def test_localsearch_first_solutions() -> None:
     for n in (4, 5, 8, 31, 60):
         result = subprocess.run(
             [sys.executable, "-m", "nqueens_cp", "solve", str(n), "--backend", "cpsat", "-O", "model=boolean",
-             "-O", "strategy=localsearch", "--workers", "2"],
+             "-O", "strategy=localsearch", "--search-workers", "2"],
             capture_output=True, text=True, timeout=120, check=False,
         )
         assert result.returncode == 0, result.stderr

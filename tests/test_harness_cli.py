@@ -50,7 +50,7 @@ def test_compare_writes_every_output(tmp_path: Path, capsys: pytest.CaptureFixtu
     report = (out / "report.md").read_text()
     assert captured.out == report
     # 4 sizes x (2 configurations x validity, duplicates, count, set + the reference check); repetitions merge
-    assert report.splitlines()[2] == "> **RESULT: PASS - all 36 checks passed.**"
+    assert report.splitlines()[2] == "> **RESULT: PASS for n = 4..6, 8 - all 36 checks passed.**"
     for heading in ("## Runtime", "## Speedup against backtrack", "## Validation", "## CPU time and memory",
                     "## Environment", "## Reproduce", "![median runtime"):
         assert heading in report
@@ -116,7 +116,7 @@ def test_compare_records_timeouts_and_crashes_and_still_writes(tmp_path: Path,
         (["--backends", "nosuch"], "unknown backend 'nosuch'"),
         (["--backends", "sat:encoding=nosuch"], "encoding"),
         (["--backends", "cpsat:nosuch=1"], "no option 'nosuch'"),
-        (["--backends", "cpsat:workers=x"], "workers"),
+        (["--backends", "cpsat:search_workers=x"], "search_workers"),
         (["--backends", "bitboard,bitboard"], "given twice"),
         (["--backends", "bitboard", "--baseline", "backtrack"], "--baseline"),
         (["--n", "9-4"], "--n"),
@@ -201,7 +201,7 @@ def saved(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """A saved comparison with one broken configuration, made once for the report tests."""
     out = tmp_path_factory.mktemp("saved")
     with registered():
-        assert main(["compare", "--n", "5-6", "--backends", "bitboard,cpsat:workers=1,test-drops",
+        assert main(["compare", "--n", "5-6", "--backends", "bitboard,cpsat:search_workers=1,test-drops",
                      "--repeat", "1", "--out", str(out)]) == 1
     yield out / "results.json"
 

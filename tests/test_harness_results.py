@@ -10,9 +10,10 @@ from typing import Iterator
 import pytest
 
 from nqueens_cp.atomic import atomic_write
+from nqueens_cp.backends.configuration import Configuration
 from nqueens_cp.errors import ResultsFileError
 from nqueens_cp.harness.comparison import ComparisonRequest, run_comparison
-from nqueens_cp.harness.configs import default_configuration_texts, parse_configuration, parse_configurations
+from nqueens_cp.harness.configs import default_configuration_texts, parse_configurations
 from nqueens_cp.harness.results import CSV_COLUMNS, SCHEMA_VERSION, ComparisonResults
 from nqueens_cp.harness.tasks import AllSolutions
 from nqueens_cp.reports.files import OutputFiles
@@ -125,7 +126,7 @@ def test_time_formatting() -> None:
 
 
 def test_configurations() -> None:
-    config = parse_configuration("sat:solver=glucose4:encoding=totalizer")
+    config = Configuration.parse("sat:solver=glucose4:encoding=totalizer")
     assert config.label == "sat:solver=glucose4:encoding=totalizer"
     assert dict(config.resolved) == {"encoding": "totalizer", "solver": "glucose4"}
     assert config.create().options["encoding"] == "totalizer"

@@ -162,8 +162,8 @@ def test_readme_mentions_every_encoding_in_a_heading() -> None:
         assert any(f"`{encoding}`" in heading for heading in headings), encoding
 
 
-def test_top_readme_n8_table_matches_generation() -> None:
-    rows = {row[0]: row for row in _readme_table("<!-- export-counts-n8 -->", README.parents[1] / "README.md")}
+def test_exporting_page_n8_table_matches_generation() -> None:
+    rows = {row[0]: row for row in _readme_table("<!-- export-counts-n8 -->", README.parents[1] / "docs" / "exporting.md")}
     assert set(rows) == set(ENCODINGS)
     for encoding in ENCODINGS:
         size = build_cnf(Instance(8), encoding).size()
@@ -183,3 +183,19 @@ def test_line_model_size_matches_the_built_models() -> None:
                 assert line_size(n, len(fixed)).constraints == 6 * n - 6 + len(fixed)
                 facts = [row for row in asp_program(instance).text.splitlines() if row.startswith(("exactly(", "atmost("))]
                 assert sum(row.count(" on(") for row in facts) == 4 * n * n - 4
+
+
+def test_row_model_size_matches_the_built_models() -> None:
+    from nqueens_cp.models.choco import choco_size
+    from nqueens_cp.models.rows import row_model
+    from nqueens_cp.models.sizes import row_model_size
+    from nqueens_cp.models.xcsp3 import xcsp3_text
+
+    for n in range(2, 30):
+        for fixed in ({}, {0: 1}, {1: 3, 2: 0}):
+            instance = Instance(n, {r: c for r, c in fixed.items() if r < n and c < n})
+            p = len(instance.fixed)
+            assert row_model(instance).size() == row_model_size(n, p)
+            assert choco_size(row_model(instance), "auxiliary") == row_model_size(n, p, auxiliary=True)
+            text = xcsp3_text(instance)
+            assert text.count("<allDifferent>") == 3 and text.count("<intension>") == p

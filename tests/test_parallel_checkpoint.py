@@ -118,7 +118,7 @@ def test_other_files_and_double_results_are_refused(tmp_path: Path) -> None:
 
 def test_cli_refuses_a_foreign_checkpoint_with_status_2(tmp_path: Path) -> None:
     path = str(tmp_path / "c.sqlite")
-    made = run_cli("solve", "8", "--count", "--split-depth", "2", "--checkpoint", path)
+    made = run_cli("solve", "8", "--count", "--backend", "backtrack", "--split-depth", "2", "--checkpoint", path)
     assert (made.returncode, made.stdout.strip()) == (0, "92")
     refused = run_cli("solve", "8", "--count", "--backend", "bitboard", "--checkpoint", path)
     assert refused.returncode == 2 and refused.stdout == ""

@@ -53,7 +53,7 @@ def test_no_solution_exits_1() -> None:
         (["--count", "--workers", "2", "--limit", "3"], "--limit cannot be combined"),
         (["--count", "--executor", "processes", "--scheduler", "tcp://h:8786"], "--scheduler is a Dask address"),
         (["--count", "--split-depth", "-1"], "--split-depth"),
-        (["--workers", "2"], "has no option 'workers'"),
+        (["--workers", "2"], "--workers needs --count or --all"),
     ],
 )
 def test_bad_combinations_are_one_line_errors(args: list[str], message: str) -> None:
@@ -63,10 +63,14 @@ def test_bad_combinations_are_one_line_errors(args: list[str], message: str) -> 
     assert len(result.stderr.splitlines()) == 1
 
 
-def test_workers_still_reach_cpsat_for_a_first_solution() -> None:
-    result = run_cli("solve", "8", "--backend", "cpsat", "--workers", "2")
+def test_workers_are_split_run_workers_only() -> None:
+    result = run_cli("solve", "8", "--backend", "cpsat", "--search-workers", "2")  # CP-SAT's own name
     assert result.returncode == 0, result.stderr
     assert is_valid_solution(Instance(8), tuple(map(int, result.stdout.split())))
+    refused = run_cli("solve", "8", "--backend", "cpsat", "--workers", "2")  # no longer CP-SAT's workers
+    assert (refused.returncode, refused.stdout) == (2, "")
+    assert refused.stderr == "nqueens-cp: error: --workers needs --count or --all\n"
+    assert run_cli("solve", "8", "--count", "--backend", "cpsat", "--workers", "1").stdout == "92\n"
 
 
 def test_checkpointed_all_resumes_to_the_same_output(tmp_path: Path) -> None:
@@ -78,9 +82,9 @@ def test_checkpointed_all_resumes_to_the_same_output(tmp_path: Path) -> None:
     assert sorted(first.stdout.splitlines()) == sorted(again.stdout.splitlines())
 
 
-def test_help_explains_both_meanings_of_workers() -> None:
+def test_help_gives_each_kind_of_workers_its_own_flag() -> None:
     text = " ".join(run_cli("solve", "--help").stdout.split())
-    assert "number of parallel workers of a split run, for every backend" in text
-    assert "passed to the cpsat backend as its number of search workers" in text
+    assert "--workers W the number of parallel workers of a split run, for every backend" in text
+    assert "--search-workers W cpsat: number of CP-SAT search workers" in text
     for flag in ("--executor", "--scheduler", "--split-depth", "--checkpoint", "--retries"):
         assert flag in text

@@ -19,7 +19,8 @@ from nqueens_cp.backends.bitboard import BitboardBackend
 from nqueens_cp.oeis import A002562
 from nqueens_cp.parallel import ParallelConfig, ProcessPoolTaskExecutor, SplitRun
 from nqueens_cp.parallel.checkpoint import read_header
-from nqueens_cp.parallel.split import default_batches, split_constellations
+from nqueens_cp.parallel.planning import default_batches
+from nqueens_cp.parallel.split import split_constellations
 from nqueens_cp.searches.constellations import constellations
 
 from .conftest import REPO, run_cli
@@ -37,7 +38,7 @@ def test_batches_add_up_to_the_total_and_the_classes(n: int, batches: int) -> No
     assert sum(part.classes for part in parts) == A002562[n]
     result = run.count()
     assert result.count == A000170[n]
-    assert run.plan is not None and run.plan.batches == default_batches(Instance(n), 1)
+    assert run.plan is not None and run.plan.batches == default_batches(len(constellations(n)), 1)
     unique = SplitRun(Instance(n), "bitboard", unique=True).count()
     assert unique.count == A002562[n]
 
@@ -53,10 +54,10 @@ def test_rows_are_split_when_asked_or_not_a_plain_count() -> None:
 
 
 def test_default_batches() -> None:
-    assert default_batches(Instance(16), 2) == 32
-    assert default_batches(Instance(16), 64) == 1024
-    assert default_batches(Instance(6), 8) == len(constellations(6))
-    assert default_batches(Instance(3), 2) == 1
+    assert default_batches(len(constellations(16)), 2) == 32
+    assert default_batches(len(constellations(16)), 64) == 1024
+    assert default_batches(len(constellations(6)), 8) == len(constellations(6))
+    assert default_batches(0, 2) == 1
 
 
 def test_process_pool_counts_totals_and_classes() -> None:

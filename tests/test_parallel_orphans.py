@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from nqueens_cp.parallel.executors import _is_alive
+from nqueens_cp.processes import is_alive
 
 from .conftest import REPO
 from .test_parallel_checkpoint import SLEEPY_CLI
@@ -42,7 +42,7 @@ def descendants(root: int) -> set[int]:
             if child not in found:
                 found.add(child)
                 stack.append(child)
-    return {pid for pid in found if _is_alive(pid)}
+    return {pid for pid in found if is_alive(pid)}
 
 
 def start_split_run() -> tuple[subprocess.Popen[str], set[int]]:
@@ -68,11 +68,11 @@ def start_split_run() -> tuple[subprocess.Popen[str], set[int]]:
 def wait_until_gone(pids: set[int], seconds: float) -> set[int]:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
-        left = {pid for pid in pids if _is_alive(pid)}
+        left = {pid for pid in pids if is_alive(pid)}
         if not left:
             return left
         time.sleep(0.1)
-    return {pid for pid in pids if _is_alive(pid)}
+    return {pid for pid in pids if is_alive(pid)}
 
 
 def test_sigkill_of_the_run_leaves_no_worker_behind() -> None:
@@ -83,7 +83,7 @@ def test_sigkill_of_the_run_leaves_no_worker_behind() -> None:
     finally:
         process.wait(timeout=30)
         for pid in workers:  # never leave anything behind, even when the test fails
-            if _is_alive(pid):
+            if is_alive(pid):
                 os.kill(pid, signal.SIGKILL)
     assert process.returncode == -signal.SIGKILL
     assert not left, f"worker processes {sorted(left)} outlived the killed run"
@@ -97,7 +97,7 @@ def test_ctrl_c_of_the_run_leaves_no_worker_behind() -> None:
         left = wait_until_gone(workers, 5)
     finally:
         for pid in workers | {process.pid}:
-            if _is_alive(pid):
+            if is_alive(pid):
                 os.kill(pid, signal.SIGKILL)
     assert process.returncode != 0
     assert not left, f"worker processes {sorted(left)} outlived the interrupted run"
@@ -119,11 +119,11 @@ def test_a_finished_run_leaves_no_worker_behind() -> None:
 def test_is_alive_sees_a_zombie_as_gone() -> None:
     child = subprocess.Popen([sys.executable, "-c", "pass"])
     deadline = time.monotonic() + 10
-    while _is_alive(child.pid) and time.monotonic() < deadline:
+    while is_alive(child.pid) and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert not _is_alive(child.pid)  # exited, not reaped yet
+    assert not is_alive(child.pid)  # exited, not reaped yet
     child.wait()
-    assert _is_alive(os.getpid())
+    assert is_alive(os.getpid())
 
 
 @pytest.mark.slow
@@ -148,6 +148,6 @@ def test_sigkill_of_a_run_on_a_local_dask_cluster_leaves_no_process_behind() -> 
     finally:
         process.wait(timeout=30)
         for pid in below:
-            if _is_alive(pid):
+            if is_alive(pid):
                 os.kill(pid, signal.SIGKILL)
     assert not left, f"processes {sorted(left)} outlived the killed run"

@@ -59,7 +59,7 @@ def test_plan_partitions_the_solutions(n: int, depth: int) -> None:
     owners = [[sub for sub in full.subproblems if s[: full.depth] == sub.prefix] for s in solutions]
     assert all(len(found) == 1 for found in owners)
     half = split_instance(instance, depth)
-    assert all(sub.instance.placements == dict(enumerate(sub.prefix)) for sub in half.subproblems)
+    assert all(sub.instance.fixed_by_row == dict(enumerate(sub.prefix)) for sub in half.subproblems)
     own = {sub.index: [s for s in solutions if s[: half.depth] == sub.prefix] for sub in half.subproblems}
     covered = [s for sub in half.subproblems for s in expand(sub, own[sub.index])]
     assert len(covered) == len(set(covered)) and set(covered) == solutions
@@ -84,7 +84,7 @@ def test_prefixes_are_consistent_and_keep_pre_placed_queens() -> None:
     assert plan.subproblems
     for sub in plan.subproblems:
         assert sub.prefix[1] == 3
-        assert sub.instance.placements == {**dict(enumerate(sub.prefix)), 5: 0}
+        assert sub.instance.fixed_by_row == {**dict(enumerate(sub.prefix)), 5: 0}
         assert sub.instance.fixed_are_consistent()
         assert sub.weight == 1 and not sub.mirrored
     prefixes = {sub.prefix for sub in plan.subproblems}
@@ -144,7 +144,7 @@ def test_backend_options_travel_to_the_workers(pool: ProcessPoolTaskExecutor) ->
     run = SplitRun(Instance(7), "sat", {"encoding": "pairwise", "solver": "minisat22"},
                    config=ParallelConfig(split_depth=2, workers=2), executor=pool)
     assert run.count().count == 40
-    assert run.header(split_instance(Instance(7), 2))["options"]["encoding"] == "pairwise"
+    assert run.header()["options"]["encoding"] == "pairwise"
 
 
 def test_bad_requests_are_refused_before_starting() -> None:

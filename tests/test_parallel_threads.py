@@ -52,7 +52,8 @@ def test_compiled_constellation_counts_run_in_threads_of_this_process(unique: bo
                                                        (8, "backtrack", {})])
 def test_other_split_counts_keep_the_process_pool(n: int, backend: str, options: dict[str, str]) -> None:
     run = SplitRun(Instance(n), backend, options, config=ParallelConfig(workers=2))
-    with run._make_executor() as executor:  # the pool starts at its first task: nothing runs here
+    assert (run.run_plan.executor, run.run_plan.in_process) == ("processes", False)
+    with run._make_executor("processes", False) as executor:  # the pool starts at its first task: nothing runs here
         assert executor.description == "process pool (2 workers)"
 
 

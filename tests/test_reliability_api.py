@@ -17,7 +17,8 @@ from nqueens_cp import (
     known_count,
     solution_problems,
 )
-from nqueens_cp.backends.registry import backend_class, parse_config
+from nqueens_cp.backends.configuration import Configuration
+from nqueens_cp.backends.registry import backend_class
 from nqueens_cp.errors import InvalidArgumentError
 from nqueens_cp.parallel import ParallelConfig, SplitRun
 
@@ -70,7 +71,7 @@ def test_module_functions_check_their_arguments() -> None:
             _refused(lambda value=value: is_valid_solution(value, (0,)), "instance")
         if not isinstance(value, str):
             _refused(lambda value=value: create_backend(value), "backend")
-            _refused(lambda value=value: parse_config(value), "configuration")
+            _refused(lambda value=value: Configuration.split(value), "configuration")
     for value in (5, None, 2.0, "0123"):
         _refused(lambda value=value: solution_problems(Instance(4), value), "solution")
     for value in ("8", 8.0, None, -1, True):

@@ -120,10 +120,30 @@ def test_verify_counts_every_sub_problem_twice(miscounting: str, tmp_path: Path)
         SplitRun(Instance(12), miscounting, config=ParallelConfig(split_depth=2, verify=True, workers=2)).count()
     assert len(plan) > 2
     with pytest.raises(NQueensError, match="the backend being checked"):
-        SplitRun(Instance(8), "bitboard", config=ParallelConfig(verify=True, verify_with="bitboard"))
+        SplitRun(Instance(8), "bitboard", config=ParallelConfig(split_depth=1, verify=True, verify_with="bitboard"))
     checked = SplitRun(Instance(8), "sat", enumerate=True, unique=True,
                        config=ParallelConfig(split_depth=1, verify=True, verify_with="backtrack"))
     assert len(list(checked.solutions())) == A002562[8]
+
+
+def test_verify_keeps_the_constellation_split_and_recounts_each_batch_by_rows(tmp_path: Path) -> None:
+    """A constellation count stays split by constellations under ``verify``; each batch is counted
+    again by the row search of every constellation (no constellation finishing code), so a wrong
+    batch is caught, and a total off OEIS is recounted the same way to name the wrong batch."""
+    path = tmp_path / "v.sqlite"
+    run = SplitRun(Instance(11), "bitboard", config=ParallelConfig(verify=True, checkpoint=path))
+    assert run.count().count == A000170[11] and run.plan.batches > 0
+    assert SplitRun(Instance(11), "bitboard", unique=True, config=ParallelConfig(verify=True, batches=5)).count().count \
+        == A002562[11]
+    verifier = json.loads(dict(sqlite3.connect(path).execute("SELECT key, value FROM run"))["verify"])
+    assert verifier.startswith("bitboard:") and "kernel=compiled" in verifier.split(":")
+    with registered("miscounting-batches") as name:
+        with pytest.raises(WrongCountError, match=r"verify: sub-problem #0 \(constellation batch 1 of 4\) of n=10: "
+                           r"miscounting-batches:\S+ counted 193, the row search of miscounting-batches:\S+ counted 192"):
+            SplitRun(Instance(10), name, config=ParallelConfig(verify=True, batches=4)).count()
+        with pytest.raises(WrongCountError, match=r"wrong sub-problem\(s\): #0 \(constellation batch 1 of 4\) counted "
+                           r"193, the row search of \S+ counts 192; no result reported$"):
+            SplitRun(Instance(10), name, config=ParallelConfig(batches=4)).count()
 
 
 def test_a_locked_checkpoint_is_refused(tmp_path: Path) -> None:
@@ -190,3 +210,35 @@ def test_cli_verify(tmp_path: Path) -> None:
         "nqueens-cp: error: verify: sub-problem #0 (row 0 = 0) of n=10: miscounting:batch_size=8192:column=0:"
         "kernel=compiled:search=rows counted 65, backtrack:search=auto:seed=0 counted 64; no result reported"]
     assert solve("10", "--verify").returncode == 2  # a split flag: needs --count or --all
+
+
+@pytest.mark.parametrize("unique", [False, True])
+def test_a_plain_count_is_checked_against_oeis_too(
+    miscounting: str, unique: bool, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from nqueens_cp.cli import main
+
+    flags = ["--unique"] if unique else []
+    status = main(["solve", "8", "--count", "--backend", miscounting, "-O", "column=-1", *flags])
+    captured = capsys.readouterr()
+    name, expected = ("A002562", A002562[8]) if unique else ("A000170", A000170[8])
+    assert (status, captured.out) == (1, "")
+    assert captured.err == (f"nqueens-cp: error: the count {expected + 1} of n=8 differs from OEIS {name}(8) = "
+                            f"{expected}: the backend is wrong; no result reported\n")
+    # where nothing is published (pre-placed queens, --limit) the count is the backend's alone
+    assert main(["solve", "8", "--count", "--backend", miscounting, "-O", "column=-1", "--fix", "0:0"]) == 0
+    assert main(["solve", "8", "--count", "--backend", miscounting, "-O", "column=-1", "--limit", "5"]) == 0
+    assert capsys.readouterr().out.split() == ["5", "6"]  # 4 + 1 with queen 0:0; min(92, 5) + 1
+
+
+def test_the_solutions_of_a_plain_all_are_counted_against_oeis(capsys: pytest.CaptureFixture[str]) -> None:
+    from nqueens_cp.cli import main
+
+    from .harness_backends import registered as harness_registered
+
+    with harness_registered():
+        status = main(["solve", "8", "--all", "--backend", "test-drops"])
+    captured = capsys.readouterr()
+    assert status == 1 and len(captured.out.splitlines()) == 91  # what was written stays written
+    assert captured.err == ("nqueens-cp: error: 91 solutions of n=8 written, but OEIS A000170(8) = 92: the "
+                            "backend is wrong\n")

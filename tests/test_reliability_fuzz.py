@@ -29,7 +29,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from nqueens_cp.cli import COMMANDS, build_parser
+from nqueens_cp.cli import COMMANDS, EXIT_STOPPED, build_parser
 
 from .conftest import REPO
 
@@ -71,7 +71,7 @@ PATHS = st.sampled_from([
 ])
 WORDS = st.sampled_from([
     "backtrack", "bitboard", "cpsat", "sat", "nosuch", "sat:encoding=ladder", "bitboard:kernel=python",
-    "cpsat:workers=2", "sat:solver=bogus", "bitboard,bitboard", ":", "a=b", "kernel=python", "encoding=",
+    "cpsat:search_workers=2", "sat:solver=bogus", "bitboard,bitboard", ":", "a=b", "kernel=python", "encoding=",
     "0:0", "1:3", "-1:0", "9:9", "x:y", "::", "dimacs", "opb", "minizinc", "cpsat", "github", "html", "latex",
     "processes", "dask", "inline", "tcp://127.0.0.1:1", "first", "complete", "all", "4-6", "6-4", "4,6,8",
     "--", "-", "--count=3", "--al", "--unknown", "-Okernel=python", "\udcff", "é", " ",
@@ -90,7 +90,7 @@ FLAG_VALUES: dict[str, Any] = {
     "--limit": st.integers(min_value=-2, max_value=5).map(str) | NUMBERS,
     "--retries": st.integers(min_value=-1, max_value=3).map(str),
     "--fix": st.tuples(st.integers(-2, 10), st.integers(-2, 10)).map(lambda rc: f"{rc[0]}:{rc[1]}") | WORDS,
-    "-O": st.sampled_from(["kernel=python", "kernel=bogus", "workers=0", "delay=1", "encoding=ladder",
+    "-O": st.sampled_from(["kernel=python", "kernel=bogus", "search_workers=0", "delay=1", "encoding=ladder",
                            "strategy=plain", "search=firstfail", "batch_size=0", "time_limit=nan", "x"]),
     "--timeout": st.sampled_from(["0.5", "5", "0", "-1", "nan", "inf", "1e-300"]),
     "--memory-limit": st.sampled_from(["1", "64", "4096", "0", "nan", "-5"]),
@@ -185,7 +185,7 @@ def check_vector(argv: list[str], root: Path) -> None:
     assert "Traceback" not in stderr and "internal error" not in stderr, shown
     assert "Exception ignored" not in stderr, shown
     if finished:
-        assert process.returncode in (0, 1, 2, 130), f"exit status {process.returncode}\n{shown}"
+        assert process.returncode in (0, 1, 2, EXIT_STOPPED, 130), f"exit status {process.returncode}\n{shown}"
         if process.returncode == 2 and argv and argv[0] != "--help":
             # one line (compare's progress lines per finished board size aside)
             lines = [line for line in stderr.splitlines() if line and not re.match(r"nqueens-cp: n=\d+: ", line)]

@@ -15,8 +15,9 @@ import pytest
 from nqueens_cp.harness.comparison import ComparisonRequest, run_comparison
 from nqueens_cp.harness.configs import parse_configurations
 from nqueens_cp.harness.results import PASS
-from nqueens_cp.harness.runner import default_memory_limit_mb, resident_kb
+from nqueens_cp.harness.runner import default_memory_limit_mb
 from nqueens_cp.harness.tasks import make_task
+from nqueens_cp.processes import resident_kb
 
 from .conftest import REPO
 from .reliability_backends import CLI_WITH_TEST_BACKENDS, registered

@@ -17,9 +17,12 @@ import pytest
 
 from nqueens_cp.harness.comparison import ComparisonRequest, run_comparison
 from nqueens_cp.harness.configs import parse_configurations
+from nqueens_cp.harness.gallery import LARGEST_DRAWN, Gallery, solve_gallery
 from nqueens_cp.harness.results import ComparisonResults
 from nqueens_cp.harness.tasks import AllSolutions
-from nqueens_cp.reports.html_page import board_svg, build_html_report
+from nqueens_cp.reports.document import Paragraph
+from nqueens_cp.reports.html_page import board_svg, build_html_report, gallery
+from nqueens_cp.reports.summary import sizes
 
 from .conftest import run_cli
 
@@ -57,7 +60,7 @@ def results() -> Iterator[ComparisonResults]:
 
 
 def test_the_page_is_self_contained(results: ComparisonResults) -> None:
-    page = build_html_report(results)
+    page = build_html_report(results, solve_gallery(sizes(results)))
     assert page.startswith("<!DOCTYPE html>")
     assert "RESULT: PASS" in page[: page.index("<h2>")]  # the verdict before the first section
     assert not re.search(r"""(src|href)=["'](?!#)""", page), "the page refers to another file"
@@ -92,7 +95,7 @@ def test_chromium_renders_the_plot_the_boards_and_the_verdict(results: Compariso
     from PIL import Image
 
     page = tmp_path / "report.html"
-    page.write_text(build_html_report(results), encoding="utf-8")
+    page.write_text(build_html_report(results, solve_gallery(sizes(results))), encoding="utf-8")
     shot = tmp_path / "shot.png"
     done = browse(page, tmp_path, f"--screenshot={shot}", "--window-size=1280,4000")
     assert shot.exists(), done.stderr[-2000:]
@@ -130,3 +133,15 @@ def test_compare_and_report_write_the_html_page(tmp_path: Path) -> None:
     assert "<img" not in page and page.count("<svg") == 2  # the plot inline, not runtime.png
     again = run_cli("report", str(out / "results.json"), "--format", "html")
     assert again.returncode == 0 and again.stdout.count("<svg") == 2 and "<img" not in again.stdout
+
+
+def test_the_gallery_is_solved_outside_reports_and_checked() -> None:
+    """The boards come from harness.gallery (reports solve nothing): the 12 fundamental solutions
+    of n = 8, a checked first solution of the largest n; a board too large is named, not drawn."""
+    boards = solve_gallery([4, 8, 40])
+    assert (boards.small, len(boards.fundamental), boards.largest) == (8, 12, 40)
+    assert boards.first is not None and len(boards.first) == 40
+    too_big = gallery(Gallery(8, boards.fundamental, LARGEST_DRAWN + 1))
+    assert isinstance(too_big[-1], Paragraph) and f"n = {LARGEST_DRAWN + 1} is not drawn" in too_big[-1].text
+    none = gallery(Gallery(8, boards.fundamental, 3))
+    assert isinstance(none[-1], Paragraph) and none[-1].text == "n = 3 has no solution to draw."

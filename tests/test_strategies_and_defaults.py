@@ -32,7 +32,7 @@ COMPLETIONS = [
 
 def brute_force(instance: Instance) -> set[tuple[int, ...]]:
     """Every valid board: the column permutations that keep the fixed queens, checked by the checker."""
-    fixed = instance.placements
+    fixed = instance.fixed_by_row
     return {
         p for p in permutations(range(instance.n))
         if all(p[r] == c for r, c in fixed.items()) and is_valid_solution(instance, p)
@@ -193,3 +193,35 @@ def test_bench_sat_grid_runs_and_finds_the_same_sets() -> None:
     )
     assert "solution sets agree: yes" in done.stdout
     assert "fastest: " in done.stdout
+
+
+@pytest.mark.parametrize(
+    ("flags", "expected"),
+    [
+        ([], "backtrack"),  # the first solution: first-fail search
+        (["--count"], "bitboard"),
+        (["--count", "--unique"], "bitboard"),
+        (["--unique"], "bitboard"),
+        (["--all"], "bitboard"),
+        (["--all", "--unique"], "bitboard"),
+        (["--count", "--backend", "backtrack"], "backtrack"),  # the readable search, one flag away
+    ],
+)
+def test_the_default_backend_of_solve_follows_the_question(
+    flags: list[str], expected: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from nqueens_cp.cli import main
+    from nqueens_cp.cli import solve as solve_command
+
+    made: list[str] = []
+
+    def recording(name: str, **options: object) -> Backend:
+        made.append(name)
+        return create_backend(name, **options)
+
+    monkeypatch.setattr(solve_command, "create_backend", recording)
+    assert main(["solve", "6", *flags]) == 0
+    assert made == [expected]
+    answer = capsys.readouterr().out.split("\n")
+    if "--count" in flags:
+        assert answer[0] == ("1" if "--unique" in flags else "4")

@@ -8,14 +8,14 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from itertools import islice
 from types import MappingProxyType
-from typing import Any, Callable, ClassVar, Iterator, Mapping
+from typing import Any, Callable, ClassVar, Iterator, Mapping, Protocol
 
 from ..errors import BackendOptionError, BackendUnavailableError, NQueensError
 from ..instance import Instance, Solution
 from ..models.geometry import ModelSize
 from ..symmetry import is_canonical, require_symmetric
 
-__all__ = ["Backend", "ModelSize", "OptionSpec"]
+__all__ = ["Backend", "BatchCount", "ModelSize", "OptionSpec"]
 
 #: The largest value an integer option takes: solver libraries hold them in C ``int``.
 MAX_INT_OPTION = 2**31 - 1
@@ -66,6 +66,18 @@ class OptionSpec:
         return converted
 
 
+class BatchCount(Protocol):
+    """What a count of a batch of start constellations gives: solutions and solution classes."""
+
+    @property
+    def total(self) -> int:
+        """Solutions (their sum over all batches is OEIS A000170(n))."""
+
+    @property
+    def classes(self) -> int:
+        """Classes of solutions under the square's 8 symmetries (summing to A002562(n))."""
+
+
 class Backend(ABC):
     """A way of solving N-Queens instances: options in, a model or a search, solutions out.
 
@@ -84,6 +96,15 @@ class Backend(ABC):
     requires: ClassVar[tuple[str, ...]] = ()
     #: Whether the backend honours ``Instance.blocked``; the others refuse such instances.
     supports_blocked: ClassVar[bool] = False
+    #: Whether the backend counts an empty board in batches of start constellations: it then
+    #: implements the four methods under "optional: constellation batches" below (the split runs
+    #: use them; every other backend is split by rows).
+    counts_constellation_batches: ClassVar[bool] = False
+
+    _BATCH_METHODS: ClassVar[tuple[str, ...]] = (
+        "start_constellations", "count_constellation_batch", "recount_constellation_batch",
+        "batch_count_releases_gil",
+    )
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -94,6 +115,11 @@ class Backend(ABC):
                 valid = False
             if not valid:
                 raise TypeError(f"{cls.__name__}: the default {spec.default!r} of option {spec.name} is not valid")
+        if cls.counts_constellation_batches:
+            missing = [name for name in cls._BATCH_METHODS if getattr(cls, name) is getattr(Backend, name)]
+            if missing:
+                raise TypeError(f"{cls.__name__} declares counts_constellation_batches but does not "
+                                f"implement {', '.join(missing)}")
 
     def __init__(self, **options: object) -> None:
         specs = {spec.name: spec for spec in self.option_specs}
@@ -219,6 +245,31 @@ class Backend(ABC):
     def _model_size(self, instance: Instance, unique: bool) -> ModelSize | None:
         """The size of the model built for ``instance`` (default: None, a search builds none)."""
         return None
+
+    # -- optional: constellation batches (declared by ``counts_constellation_batches``) --------
+
+    def _no_batches(self) -> NQueensError:
+        return NQueensError(f"backend {self.name} does not count batches of start constellations")
+
+    def start_constellations(self, n: int) -> int:
+        """How many start constellations the empty n x n board has: the most batches its count
+        splits into (0 when the board is too small to split this way)."""
+        raise self._no_batches()
+
+    def count_constellation_batch(self, n: int, index: int, batches: int) -> BatchCount:
+        """Solutions and classes of batch ``index`` of ``batches`` of the empty n x n board's start
+        constellations; the batches of one ``batches`` add up to the board's counts."""
+        raise self._no_batches()
+
+    def recount_constellation_batch(self, n: int, index: int, batches: int, counter: Backend) -> BatchCount:
+        """The same batch counted by another algorithm: ``counter`` counts the board with each
+        constellation's queens pre-placed (its own search), which checks ``count_constellation_batch``."""
+        raise self._no_batches()
+
+    def batch_count_releases_gil(self, n: int) -> bool:
+        """Whether ``count_constellation_batch`` of n releases the GIL (threads of one process then
+        count batches side by side); imports nothing."""
+        raise self._no_batches()
 
     def __repr__(self) -> str:
         opts = ", ".join(f"{k}={v!r}" for k, v in self.options.items())

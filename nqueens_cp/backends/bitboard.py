@@ -14,21 +14,19 @@ compiled kernel's ``MAX_N``. numba is imported only when a compiled kernel is fi
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import TYPE_CHECKING, Iterator
 
 from ..errors import BackendUnavailableError, NQueensError
 from ..instance import Instance, Solution
 from ..searches import constellations
-from ..searches.bitboard import bitboard_count, bitboard_solutions, row_masks
-from .base import Backend, OptionSpec
+from ..searches.bitboard import COMPILED_MAX_N, bitboard_count, bitboard_solutions, row_masks
+from ..symmetry import SYMMETRIES, class_size
+from .base import Backend, BatchCount, OptionSpec
 from .limits import refuse_row_order_first
 
 if TYPE_CHECKING:
     from types import ModuleType
-
-#: Boards up to this size use the compiled kernel (kept equal to ``bitboard_kernel.MAX_N``;
-#: repeated here so that choosing a kernel does not import numba).
-COMPILED_MAX_N = 32
 
 #: Empty boards up to this size are counted in pure Python: importing numba and loading the
 #: compiled kernel costs more than the whole count (measured: benchmarks/RESULTS.md).
@@ -38,6 +36,7 @@ class BitboardBackend(Backend):
     name = "bitboard"
     summary = "backtracking on bit masks (columns and both diagonals as integers), compiled with numba"
     supports_blocked = True
+    counts_constellation_batches = True
     option_specs = (
         OptionSpec(
             "search", str, "rows",
@@ -135,6 +134,9 @@ class BitboardBackend(Backend):
             return constellations.small_board_count(n)
         return self.count_constellation_batch(n, 0, 1)
 
+    def start_constellations(self, n: int) -> int:
+        return len(constellations.constellations(n)) if n >= constellations.MIN_N else 0
+
     def batch_count_releases_gil(self, n: int) -> bool:
         """Whether :meth:`count_constellation_batch` of n runs the compiled kernel, which releases
         the GIL (so threads of one process count batches side by side). Imports nothing."""
@@ -152,3 +154,40 @@ class BitboardBackend(Backend):
         from ..searches import constellations_kernel
 
         return constellations_kernel.count_batch(n, items)
+
+    def recount_constellation_batch(self, n: int, index: int, batches: int, counter: Backend) -> BatchCount:
+        """The batch counted constellation by constellation by ``counter.count`` of the board with
+        that constellation's queens pre-placed (for ``bitboard`` the row-by-row search, compiled or
+        not: none of the constellation finishing code). A solution holding those queens has no
+        other queen on the border lines, so it is a completion. Each constellation stands for the
+        solutions of its class of images, found here from the symmetries of the square directly
+        (:data:`~nqueens_cp.symmetry.SYMMETRIES`); the squares those queens attack are given as
+        blocked to a counter that takes blocked squares, so that a row search prunes early. Its solution classes are the sum over its
+        completions of ``weight / class_size`` (enumerated only for the rare constellations a
+        rotation maps to themselves: otherwise every completion's class has 8 members)."""
+        total, classes = 0, Fraction(0)
+        for item in constellations.batch(constellations.constellations(n), index, batches):
+            queens = sorted(constellations.queens_of(n, item.key))
+            weight = len({frozenset(s.map_square(n, row, col) for row, col in queens) for s in SYMMETRIES})
+            board = Instance(n, queens, _attacked(n, queens) if counter.supports_blocked else ())
+            if weight == 8:
+                completions = counter.count(board)
+                classes += completions
+            else:
+                found = list(counter.solutions(board))
+                completions = len(found)
+                classes += sum(Fraction(weight, class_size(solution)) for solution in found)
+            total += weight * completions
+        if classes.denominator != 1:
+            raise NQueensError(f"batch {index} of {batches} of n={n}: {classes} solution classes is not whole")
+        return constellations.ConstellationCount(total, int(classes))
+
+
+def _attacked(n: int, queens: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The squares of the n x n board that ``queens`` attack (no queen of a solution holding them
+    stands there), the queens' own squares left out."""
+    return [
+        (row, col) for row in range(n) for col in range(n)
+        if (row, col) not in queens
+        and any(row == r or col == c or abs(row - r) == abs(col - c) for r, c in queens)
+    ]

@@ -1,7 +1,7 @@
 """``cpsat``: OR-Tools CP-SAT on the models of :mod:`nqueens_cp.models.cpsat`.
 
 The backend only chooses a model (``model=alldiff`` or ``boolean``) and a strategy, then solves:
-a first solution with one ``solve`` call (CP-SAT's portfolio when ``workers`` > 1), every
+a first solution with one ``solve`` call (CP-SAT's portfolio when ``search_workers`` > 1), every
 solution with ``enumerate_all_solutions`` through a callback that only records each board
 (:mod:`~nqueens_cp.backends.cpsat_callbacks`), from a solver thread, so the solutions stream lazily to the caller. ``strategy=auto`` (the
 default) enumerates and counts with ``tuned`` and looks for a first solution with ``first``.
@@ -35,8 +35,8 @@ class CpSatBackend(Backend):
     summary = "OR-Tools CP-SAT: q[i] per row, AllDifferent on q[i], q[i]+i, q[i]-i (or one Boolean per square)"
     requires = ("ortools",)
     option_specs = (
-        OptionSpec("workers", int, 1, "CP-SAT search workers for a first solution (enumeration always uses 1)",
-                   minimum=1),
+        OptionSpec("search_workers", int, 1,
+                   "CP-SAT search workers for a first solution (enumeration always uses 1)", minimum=1),
         OptionSpec("time_limit", float, None, "time limit in seconds (None: no limit)", minimum=0),
         OptionSpec(
             "strategy", str, "auto",
@@ -85,7 +85,7 @@ class CpSatBackend(Backend):
             params.enumerate_all_solutions = True
             params.num_workers = 1
         else:
-            params.num_workers = self.options["workers"]
+            params.num_workers = self.options["search_workers"]
         if self.options["time_limit"] is not None:
             params.max_time_in_seconds = self.options["time_limit"]
         return solver

@@ -9,7 +9,6 @@ with one line that gives the estimate and what to use instead.
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 
 from ..errors import ModelTooLargeError
@@ -17,6 +16,7 @@ from ..instance import Instance
 from ..models.geometry import ModelSize
 from ..models.reduction import uses_reduction
 from ..models.sizes import cnf_size
+from ..processes import physical_memory_mb
 
 #: Bytes one clause of a ``build_cnf`` formula costs: the Python lists of the CNF plus the solver's
 #: copy (with BYTES_PER_VARIABLE, within 5 % of the memory measured for pairwise at n = 60 and 100,
@@ -48,11 +48,8 @@ class ModelEstimate:
 
 def default_budget_mb() -> float:
     """A quarter of the machine's physical memory, at most 4 GiB."""
-    try:
-        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**20
-    except (ValueError, OSError, AttributeError):
-        return _MAX_DEFAULT_MB
-    return min(total / 4, _MAX_DEFAULT_MB)
+    total = physical_memory_mb()
+    return _MAX_DEFAULT_MB if total is None else min(total / 4, _MAX_DEFAULT_MB)
 
 
 def set_budget_mb(megabytes: float | None) -> None:
@@ -171,3 +168,19 @@ def pb_estimate(instance: Instance, formulation: str) -> ModelEstimate:
         megabytes = terms * BYTES_PER_PB_TERM / 2**20
     return ModelEstimate(f"{formulation} PB model of n = {instance.n}", ModelSize(n * n, constraints),
                          megabytes, instead)
+
+
+#: Bytes the row model of a board of n rows costs per domain value (n² values, enumerated domains)
+#: in Choco (pychoco): the peak resident memory after a first solution, measured at n = 1000 and
+#: 2000 (``benchmarks/bench_paradigms.py --memory``).
+BYTES_PER_ROW_DOMAIN_VALUE = 40
+
+
+def row_model_estimate(instance: Instance, solver: str) -> ModelEstimate:
+    """The row model (three AllDifferent over enumerated domains) of ``instance`` in ``solver``:
+    O(n) variables, but every domain holds its columns, so the memory is O(n²)."""
+    rows = model_rows(instance)
+    values = rows * instance.n
+    return ModelEstimate(f"row model of n = {instance.n} in {solver}", ModelSize(rows, 3 + len(instance.fixed)),
+                         values * BYTES_PER_ROW_DOMAIN_VALUE / 2**20,
+                         "use --backend cpsat or backtrack (first-fail search)")

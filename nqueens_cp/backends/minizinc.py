@@ -5,7 +5,7 @@ variable ``q[i]`` per row and three ``alldifferent`` constraints, on the columns
 and ``q[i] - i``, plus one equality per pre-placed queen. MiniZinc flattens it for the chosen
 solver and the solver propagates the ``alldifferent`` globals itself (Gecode: bounds or domain
 consistency) and enumerates by depth-first search, with no clause learning: for full
-enumeration that is the right tool (see the README, "Classic CP, CP-SAT or SAT").
+enumeration that is the right tool (see docs/choosing.md, "Classic CP, CP-SAT or SAT").
 
 Solutions are streamed: the ``minizinc`` Python package runs the ``minizinc`` program and reads
 its JSON output as the solver prints each solution; closing the iterator early stops the

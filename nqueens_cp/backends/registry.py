@@ -16,7 +16,7 @@ import inspect
 from typing import TYPE_CHECKING, Any
 
 from ..arguments import require_str
-from ..errors import BackendOptionError, BackendUnavailableError, UnknownBackendError
+from ..errors import BackendUnavailableError, UnknownBackendError
 from .base import Backend
 
 if TYPE_CHECKING:
@@ -33,7 +33,8 @@ _REGISTRY: dict[str, str | type[Backend]] = {
     "sat": "nqueens_cp.backends.sat:SatBackend",
     "minizinc": "nqueens_cp.backends.minizinc:MiniZincBackend",
     "asp": "nqueens_cp.backends.asp:AspBackend",
-    "pb": "nqueens_cp.backends.pb:PbBackend",
+    "choco": "nqueens_cp.backends.choco:ChocoBackend",
+    "xcsp3": "nqueens_cp.backends.xcsp3:Xcsp3Backend",
 }
 
 
@@ -137,18 +138,3 @@ def backend_class(name: str) -> type[Backend]:
 def create_backend(name: str, **options: Any) -> Backend:
     """A ready backend: ``create_backend("sat", encoding="seqcounter")``."""
     return backend_class(name)(**options)
-
-
-def parse_config(text: str) -> tuple[str, dict[str, str]]:
-    """Split ``"sat:encoding=pairwise:solver=glucose4"`` into the name and its raw option strings."""
-    require_str(text, "configuration")
-    name, *parts = text.strip().split(":")
-    options: dict[str, str] = {}
-    for part in parts:
-        key, sep, value = part.partition("=")
-        if not sep or not key or not value:
-            raise BackendOptionError(f"malformed option {part!r} in {text!r} (expected key=value)")
-        options[key.strip().replace("-", "_")] = value.strip()
-    if not name:
-        raise UnknownBackendError(f"no backend name in {text!r}")
-    return name, options

@@ -3,12 +3,16 @@
 Enumeration blocks each board found on its queen variables alone: the clause
 ``¬q(0, c0) ∨ … ∨ ¬q(n-1, c_{n-1})``. Blocking on auxiliary variables too could let one board
 come back with other auxiliary values.
+
+:meth:`SatBackend.certified` runs the same search with the solver writing a DRUP proof
+(``with_proof=True``) and hands the solutions and the proof to :mod:`nqueens_cp.proofs.certificate`,
+which checks them without PySAT: an unsatisfiable answer or a count, certified.
 """
 
 from __future__ import annotations
 
 import importlib.util
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from ..errors import BackendOptionError
 from ..instance import Instance, Solution
@@ -16,6 +20,9 @@ from ..models.cnf import DEFAULT_ENCODING, ENCODINGS, QueensCnf, build_cnf
 from ..models.geometry import ModelSize
 from .base import Backend, OptionSpec
 from .limits import check_fits, cnf_estimate
+
+if TYPE_CHECKING:
+    from ..proofs.certificate import Certificate
 
 #: PySAT solvers that take clauses after a solve call, which enumeration by blocking needs.
 ENUMERATING_SOLVERS: tuple[str, ...] = (
@@ -32,9 +39,17 @@ REFUSED_SOLVERS: dict[str, str] = {
 }
 
 #: The solver of the fastest pair measured for enumeration (``benchmarks/bench_sat.py --grid``,
-#: README section "Choosing the SAT encoding and solver"): CaDiCaL 1.9.5 propagates the pairwise
+#: docs/choosing.md, "Choosing the SAT encoding and solver"): CaDiCaL 1.9.5 propagates the pairwise
 #: encoding's binary clauses fastest, and stays fastest as the blocking clauses pile up.
 DEFAULT_SOLVER = "cadical195"
+
+#: The solvers whose DRUP proofs (``with_proof=True``) check, also after clauses were added
+#: between solve calls (``tests/test_proofs.py``). MapleSAT writes lemmas over a variable of its
+#: own, which no checker can follow; MiniSat, Minicard, MinisatEP and MergeSat write no proof.
+PROOF_SOLVERS: tuple[str, ...] = (
+    "cadical103", "cadical153", "cadical195", "cadical300", "ergo", "gluecard3", "gluecard4",
+    "glucose3", "glucose4", "glucose42", "lingeling", "maplechrono", "maplecm",
+)
 
 
 def canonical_solver_name(name: str) -> str:
@@ -93,6 +108,52 @@ class SatBackend(Backend):
                 queens = [lit for lit in model[: len(built.squares)] if lit > 0]
                 yield built.decode(queens)
                 solver.add_clause([-lit for lit in queens])
+
+
+    def certified(
+        self, instance: Instance, *, every: bool, on_solution: Callable[[Solution], None]
+    ) -> Certificate | None:
+        """Solve ``instance`` with a proof-writing solver and check the answer without PySAT.
+
+        Each solution found goes to ``on_solution`` (the first one only, unless ``every``). The
+        certificate of "these are all the solutions" (none, or every one with ``every``) is
+        returned after its check; None when a first solution was asked for and found (it is a
+        board the caller checks). A check that fails raises ``CertificationError``.
+        """
+        from pysat.solvers import Solver
+
+        from ..errors import CertificationError
+        from ..proofs.certificate import CnfOfBoard, certify
+
+        self._prepare(instance, None, False)
+        solver_name = self.options["solver"]
+        if solver_name not in PROOF_SOLVERS:
+            raise BackendOptionError(
+                f"solver {solver_name} writes no checkable proof (choose from {', '.join(PROOF_SOLVERS)})"
+            )
+        built = self._build(instance, False)
+        found: list[Solution] = []
+        with Solver(name=solver_name, bootstrap_with=built.cnf.clauses, with_proof=True) as solver:
+            while _solve(solver):
+                queens = [lit for lit in solver.get_model()[: len(built.squares)] if lit > 0]
+                solution = built.decode(queens)
+                found.append(solution)
+                on_solution(solution)
+                if not every:
+                    return None
+                solver.add_clause([-lit for lit in queens])
+            proof = solver.get_proof()
+        if proof is None:
+            raise CertificationError(f"solver {solver_name} returned no proof")
+        if found:
+            # Clauses added between solve calls: CaDiCaL then brings back clauses it had deleted
+            # (eliminated variables) without a proof line, so the deletions are left out and the
+            # proof is checked with every clause kept (always sound for RUP).
+            proof = [line for line in proof if not line.startswith("d")]
+        cnf = CnfOfBoard(
+            instance, built.cnf.nv, tuple(tuple(clause) for clause in built.cnf.clauses), built.squares
+        )
+        return certify(cnf, found, "".join(line + "\n" for line in proof))
 
 
 def _solve(solver: Any) -> bool:

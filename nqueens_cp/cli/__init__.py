@@ -19,6 +19,10 @@ COMMANDS: tuple[str, ...] = ("solve", "backends", "export", "decode", "compare",
 
 PROG = "nqueens-cp"
 
+#: Exit status of a run that stopped before it was done, with nothing found wrong: a comparison
+#: in which some board size got no answer, a solver's time limit reached in the middle of ``--all``.
+EXIT_STOPPED = 3
+
 
 class UsageError(NQueensError):
     """Bad command-line usage (exit status 2)."""
@@ -53,7 +57,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status.
 
     0 ok; 1 no solution, a check failed, a run failed or ran out of memory; 2 bad input or an
-    output that cannot be written; 130 interrupted. Whatever happens, stderr gets one line, never
+    output that cannot be written; 3 stopped with nothing found wrong but not everything answered
+    (:data:`EXIT_STOPPED`); 130 interrupted. Whatever happens, stderr gets one line, never
     a traceback: an unexpected exception is reported as an internal error (exit status 1).
     """
     try:
@@ -82,7 +87,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr.write(f"{PROG}: error: out of memory (try a smaller board or another backend)\n")
         return 1
     except Exception as error:  # a bug: still one line, with where it happened
-        from ..harness.worker import describe_exception
+        from ..errors import describe_exception
 
         sys.stderr.write(f"{PROG}: internal error: {describe_exception(error)}; please report it\n")
         return 1

@@ -12,7 +12,7 @@ from ..instance import MAX_N, Instance
 OPTION_FLAGS: dict[str, str] = {
     "encoding": "--encoding",
     "solver": "--solver",
-    "workers": "--workers",
+    "search_workers": "--search-workers",
     "time_limit": "--time-limit",
 }
 
@@ -69,7 +69,7 @@ def square(flag: str) -> Callable[[str], tuple[int, int]]:
 
 
 #: argparse type for ``--fix R:C``.
-placement = square("--fix")
+fixed_square = square("--fix")
 
 
 def add_board_arguments(
@@ -79,7 +79,7 @@ def add_board_arguments(
     """The instance every board command takes: ``N`` or ``--instance FILE`` (``--diagonals D``),
     and any number of ``--fix R:C`` and ``--block R:C``."""
     parser.add_argument("n", type=board_size, metavar="N", nargs="?", help=f"{n_help}; not with --instance")
-    parser.add_argument("--fix", type=placement, action="append", metavar="R:C", help=fix_help)
+    parser.add_argument("--fix", type=fixed_square, action="append", metavar="R:C", help=fix_help)
     parser.add_argument("--block", type=square("--block"), action="append", metavar="R:C",
                         help="block a square: no queen may stand there (0-based)")
     parser.add_argument("--instance", metavar="FILE",
@@ -99,15 +99,15 @@ def board_instance(args: argparse.Namespace) -> tuple[Instance, str]:
             raise UsageError("give the board size N or --instance FILE")
         if args.diagonals is not None:
             raise UsageError("--diagonals applies to --instance FILE only")
-        instance = Instance(args.n, check_placements(args.n, args.fix, "--fix"),
-                            check_placements(args.n, args.block, "--block"))
+        instance = Instance(args.n, check_squares(args.n, args.fix, "--fix"),
+                            check_squares(args.n, args.block, "--block"))
         return instance, str(instance)
     if args.n is not None:
         raise UsageError("give N or --instance FILE, not both (the file gives N)")
     read = load_instance_file(args.instance, args.diagonals)
     n = read.instance.n
-    instance = read.instance.with_fixed(check_placements(n, args.fix, "--fix")).with_blocked(
-        check_placements(n, args.block, "--block"))
+    instance = read.instance.with_fixed(check_squares(n, args.fix, "--fix")).with_blocked(
+        check_squares(n, args.block, "--block"))
     what = f"{args.instance} (n={n}" + ("" if read.diagonals is None else f", {read.diagonals} diagonals")
     extra = len(args.fix or ()) + len(args.block or ())
     return instance, what + (f", {extra} squares given on the command line)" if extra else ")")
@@ -121,14 +121,14 @@ def option_pair(text: str) -> tuple[str, str]:
     return key.strip().replace("-", "_"), value.strip()
 
 
-def add_backend_options(
-    parser: argparse.ArgumentParser, *, workers_help: str = "cpsat: number of search workers"
-) -> None:
+def add_backend_options(parser: argparse.ArgumentParser) -> None:
     """The backend options every solving command accepts (each goes to the chosen backend)."""
     group = parser.add_argument_group("backend options (passed to the backend, which checks them)")
     group.add_argument(OPTION_FLAGS["encoding"], help="sat: cardinality encoding (see `nqueens-cp backends`)")
     group.add_argument(OPTION_FLAGS["solver"], help="sat: PySAT solver name (see `nqueens-cp backends`)")
-    group.add_argument(OPTION_FLAGS["workers"], type=integer("--workers", 1), metavar="W", help=workers_help)
+    group.add_argument(OPTION_FLAGS["search_workers"], type=integer("--search-workers", 1), metavar="W",
+                       help="cpsat: number of CP-SAT search workers for a first solution (a portfolio; "
+                       "enumeration and counting always use one: split them with --workers)")
     group.add_argument(OPTION_FLAGS["time_limit"], type=number("--time-limit"), metavar="SECONDS",
                        help="cpsat: time limit in seconds")
     group.add_argument(
@@ -156,7 +156,7 @@ def backend_options(args: argparse.Namespace) -> dict[str, Any]:
     return options
 
 
-def check_placements(n: int, fixed: list[tuple[int, int]] | None, flag: str = "--fix") -> list[tuple[int, int]]:
+def check_squares(n: int, fixed: list[tuple[int, int]] | None, flag: str = "--fix") -> list[tuple[int, int]]:
     """Reject ``--fix`` (or ``--block``) squares off the board early, with the flag's own wording."""
     for row, col in fixed or ():
         if not (0 <= row < n and 0 <= col < n):

@@ -1,8 +1,6 @@
 """``nqueens-cp compare``: run configurations side by side, cross-validate them, write the report.
 
-Exit status: 0 when every check that ran passed, 1 when a check failed (a wrong count, an
-invalid or repeated solution, sets that differ, a run that crashed), 2 for bad input (nothing
-runs), 130 when interrupted (the results so far are written, marked incomplete).
+Exit status: see :data:`EXIT_STATUSES`.
 """
 
 from __future__ import annotations
@@ -22,6 +20,15 @@ DEFAULT_REPEAT = 3
 DEFAULT_TIMEOUT = 60.0
 DEFAULT_STORE_LIMIT = 100_000
 DEFAULT_OUT = "nqueens-report"
+#: What each exit status of ``compare`` means (in its help, and so in the CLI reference).
+EXIT_STATUSES = (
+    "0: every board size was answered and every check passed; "
+    "1: a check failed (a wrong count, an invalid or repeated solution, sets that differ, a run that crashed); "
+    "2: bad input (nothing runs); "
+    "3: nothing was found wrong, but some board size got no answer from any configuration (every run "
+    "timed out, ran out of memory or was refused: NO ANSWER in the verdict); "
+    "130: interrupted (the results so far are written, marked incomplete)"
+)
 #: Bounds that keep a mistyped number from planning more runs than any machine could make.
 MAX_REPEAT = 1000
 MAX_INSTANCES = 10_000
@@ -96,9 +103,10 @@ def add_parser(subparsers: Any) -> None:
             "Run every configuration on every board size in its own worker process, check every solution, "
             "compare the solution sets exactly (or by fingerprint beyond --store-limit), and write a report "
             "(report.<ext>, results.json, results.csv, runtime.png) to --out. With no options: every backend, "
-            f"n = {DEFAULT_NS}, {DEFAULT_REPEAT} repetitions (about a minute on 2 cores). Exit status: 0 all "
-            "checks passed, 1 a check failed, 2 bad input, 130 interrupted."
+            f"n = {DEFAULT_NS}, {DEFAULT_REPEAT} repetitions (about a minute on 2 cores). The verdict is given per board size: PASS (answered, every check "
+            "passed), FAIL (a check failed) or NO ANSWER (no configuration answered: nothing was checked)."
         ),
+        epilog=f"Exit status: {EXIT_STATUSES}.",
     )
     parser.add_argument("--n", type=board_sizes, default=None, metavar="SIZES",
                         help=f"board sizes: 4-12, 4,6,8 or 4-8,10 (default {DEFAULT_NS}; with --files: the "
@@ -188,14 +196,10 @@ def _task(args: argparse.Namespace, make_task: Any) -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..backends.configuration import Configuration
     from ..errors import OutputError
     from ..harness.comparison import ComparisonRequest, run_comparison
-    from ..harness.configs import (
-        default_configuration_texts,
-        parse_configuration,
-        parse_configurations,
-        split_list,
-    )
+    from ..harness.configs import default_configuration_texts, parse_configurations, split_list
     from ..harness.results import ComparisonResults
     from ..harness.runner import RunRequest, default_memory_limit_mb
     from ..harness.tasks import make_task
@@ -213,7 +217,7 @@ def run(args: argparse.Namespace) -> int:
     labels = [c.label for c in configurations]
     baseline = labels[0]
     if args.baseline is not None:
-        baseline = parse_configuration(args.baseline).label
+        baseline = Configuration.parse(args.baseline).label
         if baseline not in labels:
             from . import UsageError
 
@@ -278,7 +282,13 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if bar is not None:
             bar.close()
-    rendered = outputs.render(results, args.format)
+    boards = None
+    if args.format == "html":  # solved here, outside reports/ (which solves nothing)
+        from ..harness.gallery import solve_gallery
+        from ..reports.summary import sizes
+
+        boards = solve_gallery(sizes(results))
+    rendered = outputs.render(results, args.format, boards)
     sys.stdout.write(rendered[0])  # first: the report is not lost if the files cannot be written
     sys.stdout.flush()
     try:
@@ -299,4 +309,10 @@ def run(args: argparse.Namespace) -> int:
             "see the Failures section\n"
         )
         return 1
+    from ..harness.results import SIZE_NO_ANSWER
+    from . import EXIT_STOPPED
+
+    if results.outcome == SIZE_NO_ANSWER:
+        sys.stderr.write(f"nqueens-cp: {results.verdict_line()}: not everything was answered\n")
+        return EXIT_STOPPED
     return 0

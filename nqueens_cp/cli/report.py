@@ -4,9 +4,7 @@
 says per configuration and board size whether NEW is faster, slower or not significantly
 different (``nqueens_cp.reports.two_runs``).
 
-Exit status: 0, or 1 when a saved comparison recorded failures (as ``compare`` did) or, with
-``--fail-slower PCT``, when something is significantly slower by more than PCT per cent; 2 when
-a file cannot be read or the two runs are not comparable (different tasks).
+Exit status: see :data:`EXIT_STATUSES`.
 """
 
 from __future__ import annotations
@@ -15,6 +13,15 @@ import argparse
 import sys
 from pathlib import Path
 from typing import Any
+
+#: What each exit status of ``report`` means (in its help, and so in the CLI reference).
+EXIT_STATUSES = (
+    "0: the saved comparison passed (with --compare: nothing significantly slower than --fail-slower); "
+    "1: the saved comparison recorded a failed check, as compare did (with --compare: a difference in "
+    "validation, or something significantly slower by more than --fail-slower PCT per cent); "
+    "2: a file cannot be read or the two runs are not comparable (different tasks); "
+    "3: nothing failed, but some board size of the saved comparison got no answer (as compare did)"
+)
 
 
 def add_parser(subparsers: Any) -> None:
@@ -26,6 +33,7 @@ def add_parser(subparsers: Any) -> None:
         help="re-render a saved comparison (results.json) in any format, or compare two saved comparisons",
         description="Render the report of a saved comparison to stdout, without running anything; with "
         "--compare BASE.json NEW.json, say per configuration and n whether NEW is faster or slower than BASE.",
+        epilog=f"Exit status: {EXIT_STATUSES}.",
     )
     parser.add_argument("results", nargs="?", metavar="RESULTS.json", help="results.json written by nqueens-cp compare")
     parser.add_argument("--compare", nargs=2, metavar=("BASE.json", "NEW.json"),
@@ -98,12 +106,19 @@ def _run_single(args: argparse.Namespace) -> int:
             atomic_write(target, png)
             plot = str(target)
     if args.format == "html":
+        from ..harness.gallery import solve_gallery
         from ..reports.html_page import build_html_report
+        from ..reports.summary import sizes
 
-        sys.stdout.write(build_html_report(results))
+        sys.stdout.write(build_html_report(results, solve_gallery(sizes(results))))
     else:
         sys.stdout.write(render(build_report(results, plot=plot), args.format))
-    return 1 if results.failures else 0
+    from ..harness.results import SIZE_NO_ANSWER
+    from . import EXIT_STOPPED
+
+    if results.failures:
+        return 1
+    return EXIT_STOPPED if results.outcome == SIZE_NO_ANSWER else 0
 
 
 def _run_compare(args: argparse.Namespace) -> int:

@@ -6,10 +6,16 @@ import argparse
 import sys
 from typing import Any
 
+from ..backends.defaults import DEFAULT_BACKENDS, Question, default_backend
 from ..backends.registry import create_backend
+from ..instance import Instance
+from .certify import add_certify_arguments, run_certified, wants_certificate
 from .common import add_backend_options, add_board_arguments, backend_options, board_instance, integer
 from .output import emit_solution
-from .split_run import WORKERS_HELP, add_parallel_arguments, run_split, wants_split
+from .split_run import add_parallel_arguments, run_split, wants_split
+
+#: How each question of :data:`~nqueens_cp.backends.defaults.DEFAULT_BACKENDS` is asked on ``solve``.
+DEFAULT_HELP = {"first": "the first solution", "count": "--count or --unique", "all": "--all"}
 
 
 def add_parser(subparsers: Any) -> None:
@@ -19,7 +25,12 @@ def add_parser(subparsers: Any) -> None:
         description="Solve one N-Queens instance. Default: print the first solution.",
     )
     add_board_arguments(parser)
-    parser.add_argument("--backend", default="backtrack", help="backend name (default: backtrack)")
+    parser.add_argument(
+        "--backend", metavar="NAME",
+        help="backend name (see `nqueens-cp backends`); default: the fastest for the question ("
+        + "; ".join(f"{DEFAULT_HELP[q]}: {b}" for q, b in DEFAULT_BACKENDS.items())
+        + "); --backend backtrack is the readable pure-Python search",
+    )
     what = parser.add_mutually_exclusive_group()
     what.add_argument("--all", action="store_true", help="stream every solution, one per line")
     what.add_argument("--count", action="store_true", help="print the number of solutions")
@@ -29,25 +40,31 @@ def add_parser(subparsers: Any) -> None:
     )
     parser.add_argument("--show", action="store_true", help="draw each board under its tuple")
     parser.add_argument("--format", choices=("text", "jsonl"), default="text", help="output format")
-    add_backend_options(parser, workers_help=WORKERS_HELP)
+    add_backend_options(parser)
     add_parallel_arguments(parser)
+    add_certify_arguments(parser)
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     instance, described = board_instance(args)
+    if args.backend is None:
+        args.backend = "sat" if wants_certificate(args) else default_backend(question(args), instance)
     options = backend_options(args)
-    if args.count or args.all:
-        # --workers counts worker processes here (see split_run.WORKERS_HELP), never backend workers.
-        options.pop("workers", None)
-        if wants_split(args):
-            return run_split(args, instance, options)
-    else:
-        wants_split(args)  # refuses split flags without --count/--all
+    if wants_certificate(args):
+        return run_certified(
+            args, instance, described, options,
+            lambda count, board: _matches_published(count, board, False, streamed=args.all),
+        )
+    if wants_split(args):  # refuses split flags without --count/--all
+        return run_split(args, instance, options)
     backend = create_backend(args.backend, **options)
     out = sys.stdout
     if args.count:
-        print(backend.count(instance, limit=args.limit, unique=args.unique))
+        count = backend.count(instance, limit=args.limit, unique=args.unique)
+        if args.limit is None and not _matches_published(count, instance, args.unique):
+            return 1
+        print(count)
         return 0
     if args.all:
         solutions = backend.solutions(instance, limit=args.limit, unique=args.unique)
@@ -63,7 +80,33 @@ def run(args: argparse.Namespace) -> int:
         emit_solution(solution, out, output_format=args.format, show=args.show)
         found += 1
     out.flush()
+    if args.all and args.limit is None and not _matches_published(found, instance, args.unique, streamed=True):
+        return 1
     if found == 0:
         sys.stderr.write(f"no solution for {described}\n")
         return 1
     return 0
+
+
+def question(args: argparse.Namespace) -> Question:
+    """What ``solve`` is asked: ``count`` (also ``--unique`` without ``--all``), ``all`` or ``first``."""
+    if args.count or (args.unique and not args.all):
+        return "count"
+    return "all" if args.all else "first"
+
+
+def _matches_published(count: int, instance: Instance, unique: bool, *, streamed: bool = False) -> bool:
+    """Whether ``count`` is the published count of ``instance`` (true when none is published); if
+    not, says so on stderr (the backend is wrong: exit status 1 follows). ``streamed``: the count
+    is that of the solutions ``--all`` has written."""
+    from ..oeis import published_count
+
+    known = published_count(instance, unique=unique)
+    if known is None or count == known[0]:
+        return True
+    expected, name = known
+    what = (f"{count} solutions of {instance} written, but" if streamed
+            else f"the count {count} of {instance} differs from")
+    sys.stderr.write(f"nqueens-cp: error: {what} OEIS {name}({instance.n}) = {expected}: the backend is wrong"
+                     f"{'' if streamed else '; no result reported'}\n")
+    return False

@@ -15,15 +15,9 @@ from ..instance import Instance
 from .common import integer
 from .output import emit_solution
 
-#: ``--workers`` help on ``solve``: the flag has two meanings, told apart by the task.
-WORKERS_HELP = (
-    "with --count or --all: the number of parallel workers of a split run, for every "
-    "backend (W > 1 splits the instance; default 1); for the first-solution search (no --count/--all): "
-    "passed to the cpsat backend as its number of search workers (other backends have none)"
-)
-
 #: The flags that make a ``--count`` / ``--all`` run a split run, by argparse destination.
 SPLIT_FLAGS = {
+    "workers": "--workers",
     "executor": "--executor",
     "scheduler": "--scheduler",
     "split_depth": "--split-depth",
@@ -36,12 +30,19 @@ SPLIT_FLAGS = {
 
 
 def add_parallel_arguments(parser: argparse.ArgumentParser) -> None:
-    """The split-run flags of ``solve`` (``--workers`` itself comes with the backend options)."""
+    """The split-run flags of ``solve``."""
     group = parser.add_argument_group(
-        "split runs (with --count or --all; see README 'Scaling out')",
+        "split runs (with --count or --all; see the docs, 'Scaling out')",
         "The instance is split into sub-problems by fixing the queens of the first rows; their "
         "results are added up. With --all the solutions are streamed as sub-problems finish, so "
         "their order differs from a serial run (the set is the same).",
+    )
+    group.add_argument(
+        "--workers",
+        type=integer("--workers", 1),
+        metavar="W",
+        help="the number of parallel workers of a split run, for every backend (W > 1 splits the "
+        "instance; default 1). A backend's own search threads have their own flag (cpsat: --search-workers)",
     )
     group.add_argument(
         "--executor",
@@ -91,14 +92,18 @@ def add_parallel_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_const",
         const=True,
         default=None,
-        help="count every sub-problem a second time with another backend or kernel (the compiled "
-        "bitboard with the pure-Python one, any other backend with the compiled bitboard) and fail "
-        "(exit status 1) on any difference; totals with a published count are checked anyway",
+        help="count every sub-problem a second time by another algorithm and fail (exit status 1) on "
+        "any difference: a row split with another backend or kernel (the compiled bitboard with the "
+        "pure-Python one, any other backend with the compiled bitboard), a batch of start "
+        "constellations constellation by constellation with the row-by-row search (of --verify-with, "
+        "default the backend's own); totals with a published count are checked anyway, and a "
+        "mismatch is recounted the same independent way to name the wrong sub-problems",
     )
     group.add_argument(
         "--verify-with",
         metavar="CONFIG",
-        help="the configuration --verify counts with, NAME[:KEY=VALUE...] (implies --verify)",
+        help="the configuration --verify counts with, NAME[:KEY=VALUE...] (implies --verify); for a "
+        "constellation split its count of the board with each constellation's queens pre-placed",
     )
 
 
@@ -109,8 +114,9 @@ def wants_split(args: argparse.Namespace) -> bool:
         if given:
             raise NQueensError(f"{given[0]} needs --count or --all")
         return False
-    workers = args.workers  # argparse has checked it is >= 1
-    return bool(given) or (workers is not None and workers > 1)
+    if given == ["--workers"]:  # alone, --workers 1 is a serial run
+        return bool(args.workers > 1)
+    return bool(given)
 
 
 def run_split(args: argparse.Namespace, instance: Instance, options: dict[str, Any]) -> int:

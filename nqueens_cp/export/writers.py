@@ -1,10 +1,10 @@
-"""Writers for the exported models: DIMACS CNF, CP-SAT protobuf text, MiniZinc, OPB and ASP.
+"""Writers for the exported models: DIMACS CNF, CP-SAT protobuf text, MiniZinc, OPB, XCSP3 and ASP.
 
 Every writer returns the whole file as a string, deterministically (the same instance gives the
 same bytes), so ``models/`` can be checked against the code. Every model comes from
 :mod:`nqueens_cp.models` — the CNF from :func:`~nqueens_cp.models.cnf.build_cnf`, the CP-SAT model
 from :func:`~nqueens_cp.models.cpsat.build_cpsat_model`, MiniZinc and OPB from
-:mod:`nqueens_cp.models.text`, the logic program from :mod:`nqueens_cp.models.asp` — so what is exported is exactly what the backends solve; this module
+:mod:`nqueens_cp.models.text`, XCSP3 from :mod:`nqueens_cp.models.xcsp3`, the logic program from :mod:`nqueens_cp.models.asp` — so what is exported is exactly what the backends solve; this module
 adds the header comments that explain each file.
 
 In the DIMACS and OPB files, square ``(r, c)`` (0-based) is variable ``r*n + c + 1``.
@@ -24,6 +24,7 @@ from ..models.amo import AMO_ENCODERS
 from ..models.cnf import QueensCnf, build_cnf, check_encoding
 from ..models.reduction import uses_reduction
 from ..models.text import minizinc_text, opb_text, placed_text
+from ..models.xcsp3 import xcsp3_text
 
 #: The encoding ``dimacs`` exports by default: the documented, readable seqcounter (the ``sat``
 #: backend's own default is chosen for enumeration speed and may differ).
@@ -43,7 +44,7 @@ __all__ = [
 
 #: The export formats, and the file suffix each is written with.
 FORMAT_SUFFIXES: dict[str, str] = {
-    "dimacs": ".cnf", "cpsat": ".cpsat.pbtxt", "minizinc": ".mzn", "opb": ".opb", "asp": ".asp.lp",
+    "dimacs": ".cnf", "cpsat": ".cpsat.pbtxt", "minizinc": ".mzn", "opb": ".opb", "xcsp3": ".xml", "asp": ".asp.lp",
 }
 FORMATS: tuple[str, ...] = tuple(FORMAT_SUFFIXES)
 
@@ -175,6 +176,7 @@ _WRITERS: dict[str, Callable[[Instance], str]] = {
     "cpsat": cpsat_text,
     "minizinc": minizinc_text,
     "opb": opb_text,
+    "xcsp3": xcsp3_text,
 }
 
 

@@ -1,20 +1,19 @@
-"""Configurations: a backend with options, written ``name:key=value:key=value``.
+"""The configurations a comparison runs (see :class:`~nqueens_cp.backends.configuration.Configuration`).
 
-One backend can appear several times with different options
-(``sat:encoding=pairwise,sat:encoding=seqcounter``). Every configuration is validated before
-anything runs, by constructing its backend: an unknown backend, an unknown option or a bad
-value raises an ``NQueensError`` (exit status 2 on the command line), and so does a backend
-whose solver package is missing.
+Every configuration is validated before anything runs, by constructing its backend: an unknown
+backend, an unknown option or a bad value raises an ``NQueensError`` (exit status 2 on the
+command line), and so does a backend whose solver package is missing.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Iterable
 
-from ..backends.base import Backend
-from ..backends.registry import backend_class, backend_names, parse_config
+from ..backends.configuration import Configuration
+from ..backends.registry import backend_class, backend_names
 from ..errors import BackendOptionError, NQueensError
+
+__all__ = ["DEFAULT_VARIANTS", "Configuration", "default_configuration_texts", "parse_configurations", "split_list"]
 
 #: Backends the default comparison runs more than once, side by side (all other backends run
 #: once with their default options). The three ``sat`` encodings are the classic ones: the
@@ -24,50 +23,13 @@ DEFAULT_VARIANTS: dict[str, tuple[str, ...]] = {
 }
 
 
-def _jsonable(value: Any) -> Any:
-    return value if value is None or isinstance(value, (bool, int, float, str)) else str(value)
-
-
-@dataclass(frozen=True)
-class Configuration:
-    """A backend plus options; ``label`` is how it is written and shown (``sat:encoding=pairwise``)."""
-
-    label: str
-    backend: str
-    #: The options as given (raw strings), in the order given.
-    options: tuple[tuple[str, str], ...] = ()
-    #: Every option of the backend after validation and defaults (JSON-friendly values).
-    resolved: tuple[tuple[str, Any], ...] = ()
-    #: The backend's one-line summary.
-    summary: str = ""
-
-    def backend_class(self) -> type[Backend]:
-        """The registered class of this configuration's backend."""
-        return backend_class(self.backend)
-
-    def create(self) -> Backend:
-        """A fresh backend for this configuration."""
-        return self.backend_class()(**dict(self.options))
-
-
-def parse_configuration(text: str) -> Configuration:
-    """Parse and validate one configuration (``"sat:encoding=pairwise:solver=glucose4"``)."""
-    name, options = parse_config(text)
-    cls = backend_class(name)
-    cls.ensure_available()
-    backend = cls(**options)
-    label = ":".join([name, *(f"{key}={value}" for key, value in options.items())])
-    resolved = tuple((key, _jsonable(value)) for key, value in backend.options.items())
-    return Configuration(label, name, tuple(options.items()), resolved, cls.summary)
-
-
 def parse_configurations(texts: Iterable[str]) -> tuple[Configuration, ...]:
     """Parse and validate configurations; empty entries are ignored, repeats refused."""
     configurations: list[Configuration] = []
     for text in texts:
         if not text.strip():
             continue
-        configuration = parse_configuration(text)
+        configuration = Configuration.parse(text)
         if any(existing.label == configuration.label for existing in configurations):
             raise BackendOptionError(f"configuration {configuration.label!r} is given twice")
         configurations.append(configuration)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import dataclasses
+import enum
 import io
 import json
 import types
@@ -25,11 +26,69 @@ from .tasks import TaskInfo
 #: Version of the JSON layout; bump it when a field changes meaning or disappears.
 SCHEMA_VERSION = 1
 
-#: What became of a run.
-RUN_STATUSES = ("ok", "timeout", "oom", "error", "skipped")
-#: What became of a check.
-PASS, FAIL, NOT_RUN = "pass", "fail", "not run"
-CHECK_STATUSES = (PASS, FAIL, NOT_RUN)
+class _Status(str, enum.Enum):
+    """A status that is its own value wherever it is written (text, JSON, CSV)."""
+
+    def __str__(self) -> str:
+        return str(self.value)
+
+
+class RunStatus(_Status):
+    """What became of a run (the values are what saved results hold)."""
+
+    #: The backend answered (the answer is then checked, see :class:`Check`).
+    ANSWERED = "ok"
+    #: The backend raised, or its worker died (a crash inside a native solver).
+    FAILED = "error"
+    #: No answer within the timeout; the worker was killed.
+    TIMED_OUT = "timeout"
+    #: The worker went over the memory limit (or raised ``MemoryError``).
+    OUT_OF_MEMORY = "oom"
+    #: The backend refused the run before building anything (``ModelTooLargeError``).
+    REFUSED = "refused"
+    #: Not run: the configuration gave up (timed out, ran out of memory, was refused) on this
+    #: instance or a smaller board; the reason says where.
+    SKIPPED = "skipped"
+
+
+#: The statuses after which a configuration gives up, with how a skipped run's reason says it.
+GAVE_UP: dict[RunStatus, str] = {
+    RunStatus.TIMED_OUT: "timed out",
+    RunStatus.OUT_OF_MEMORY: "out of memory",
+    RunStatus.REFUSED: "refused",
+}
+
+
+class CheckStatus(_Status):
+    """What became of a check (the values are what saved results hold)."""
+
+    PASS = "pass"
+    FAIL = "fail"
+    #: The check could not be made (no answer to check, no published count, one answer alone).
+    NOT_RUN = "not run"
+
+
+PASS, FAIL, NOT_RUN = CheckStatus.PASS, CheckStatus.FAIL, CheckStatus.NOT_RUN
+
+
+class SizeStatus(_Status):
+    """The verdict on one board size."""
+
+    #: A check failed.
+    FAIL = "FAIL"
+    #: Some instance of it got no answer from any configuration: nothing was found wrong, but not
+    #: everything was checked.
+    NO_ANSWER = "NO ANSWER"
+    #: Every instance was answered and no check failed.
+    PASS = "PASS"
+
+
+SIZE_FAIL, SIZE_NO_ANSWER, SIZE_PASS = SizeStatus.FAIL, SizeStatus.NO_ANSWER, SizeStatus.PASS
+#: How a run that gave no answer is told, by its status.
+_NO_ANSWER_WORDS: dict[RunStatus, str] = {
+    RunStatus.TIMED_OUT: "timed out", RunStatus.OUT_OF_MEMORY: "ran out of memory",
+    RunStatus.REFUSED: "was refused", RunStatus.SKIPPED: "was skipped", RunStatus.FAILED: "failed",
+}
 
 
 @dataclass(frozen=True)
@@ -44,7 +103,7 @@ class RunRecord:
     config: str
     n: int
     repetition: int
-    status: str
+    status: RunStatus
     reason: str = ""
     fixed: tuple[tuple[int, int], ...] = ()
     wall_time: float | None = None
@@ -84,7 +143,7 @@ class Check:
     """
 
     name: str
-    status: str
+    status: CheckStatus
     n: int
     config: str | None
     summary: str
@@ -94,6 +153,27 @@ class Check:
     fixed: tuple[tuple[int, int], ...] = ()
     #: The instance file checked (``RunRecord.source``), empty when the instance is not from a file.
     source: str = ""
+
+
+@dataclass(frozen=True)
+class SizeVerdict:
+    """The verdict of one board size, and why."""
+
+    n: int
+    verdict: SizeStatus
+    #: ``every configuration timed out`` (no answer), ``2 checks failed`` (fail); empty for a pass.
+    reason: str = ""
+
+
+def size_ranges(ns: typing.Iterable[int]) -> str:
+    """``(4, 5, 6, 8)`` -> ``"4..6, 8"``."""
+    runs: list[list[int]] = []
+    for n in sorted(set(ns)):
+        if runs and runs[-1][1] == n - 1:
+            runs[-1][1] = n
+        else:
+            runs.append([n, n])
+    return ", ".join(str(low) if low == high else f"{low}..{high}" for low, high in runs)
 
 
 @dataclass(frozen=True)
@@ -161,6 +241,65 @@ class ComparisonResults:
     def passed(self) -> bool:
         """Whether no check failed (checks that could not run are listed separately)."""
         return not self.failures
+
+    def size_verdicts(self) -> tuple[SizeVerdict, ...]:
+        """The verdict of every board size that has runs, smallest first.
+
+        A size fails when one of its checks failed. Otherwise it has no answer when some instance
+        of it (the board, a random partial board, an instance file) was answered by no
+        configuration: nothing was found wrong there because nothing was checked. Else it passes.
+        """
+        return tuple(self.size_verdict(n) for n in sorted({run.n for run in self.runs}))
+
+    def size_verdict(self, n: int) -> SizeVerdict:
+        """The verdict of board size ``n`` (see :meth:`size_verdicts`)."""
+        failed = sum(1 for check in self.checks if check.n == n and check.status == FAIL)
+        if failed:
+            return SizeVerdict(n, SIZE_FAIL, f"{failed} check{'s' if failed != 1 else ''} failed")
+        by_instance: dict[tuple[tuple[tuple[int, int], ...], str], list[RunRecord]] = {}
+        for run in self.runs:
+            if run.n == n:
+                by_instance.setdefault((run.fixed, run.source), []).append(run)
+        unanswered = [runs for runs in by_instance.values() if not any(run.status == RunStatus.ANSWERED for run in runs)]
+        if not unanswered:
+            return SizeVerdict(n, SIZE_PASS)
+        statuses = {run.status for runs in unanswered for run in runs}
+        if len(statuses) == 1:
+            why = f"every configuration {_NO_ANSWER_WORDS.get(next(iter(statuses)), 'gave no answer')}"
+        else:
+            why = "no configuration answered (" + ", ".join(
+                f"{_NO_ANSWER_WORDS.get(status, status)}: {', '.join(sorted({r.config for rs in unanswered for r in rs if r.status == status}))}"
+                for status in sorted(statuses)) + ")"
+        if len(by_instance) > 1:
+            why = f"{len(unanswered)} of {len(by_instance)} instances unanswered, {why}"
+        return SizeVerdict(n, SIZE_NO_ANSWER, why)
+
+    @property
+    def outcome(self) -> SizeStatus:
+        """The comparison's verdict: ``SIZE_FAIL`` if any size failed, else ``SIZE_NO_ANSWER`` if
+        any size got no answer, else ``SIZE_PASS``."""
+        if self.failures:
+            return SIZE_FAIL
+        verdicts = {size.verdict for size in self.size_verdicts()}
+        return SIZE_NO_ANSWER if SIZE_NO_ANSWER in verdicts or not verdicts else SIZE_PASS
+
+    def verdict_line(self) -> str:
+        """``FAIL for n = 5 (2 checks failed); NO ANSWER for n = 14: every configuration timed out;
+        PASS for n = 4, 6..11``: the worst verdict first, each with its sizes."""
+        sizes = self.size_verdicts()
+        parts: list[str] = []
+        failed = [size for size in sizes if size.verdict == SIZE_FAIL]
+        if failed:
+            parts.append(f"FAIL for n = {size_ranges(s.n for s in failed)}")
+        reasons: dict[str, list[int]] = {}
+        for size in sizes:
+            if size.verdict == SIZE_NO_ANSWER:
+                reasons.setdefault(size.reason, []).append(size.n)
+        parts += [f"NO ANSWER for n = {size_ranges(ns)}: {reason}" for reason, ns in reasons.items()]
+        passed = [size.n for size in sizes if size.verdict == SIZE_PASS]
+        if passed:
+            parts.append(f"PASS for n = {size_ranges(passed)}")
+        return "; ".join(parts) or "NO ANSWER: nothing ran"
 
     def config(self, label: str) -> Configuration:
         """The configuration labelled ``label``."""
@@ -282,6 +421,11 @@ def _from_plain(hint: Any, data: Any, where: str) -> Any:
             elif f.default is dataclasses.MISSING:
                 raise ResultsFileError(f"{where}: missing field {f.name!r}")
         return hint(**kwargs)
+    if isinstance(hint, type) and issubclass(hint, enum.Enum):
+        try:
+            return hint(data)
+        except ValueError:
+            raise ResultsFileError(f"{where}: unknown value {data!r}") from None
     if hint is float:
         if isinstance(data, (int, float)) and not isinstance(data, bool):
             return float(data)

@@ -1,14 +1,15 @@
 """Running each (configuration, instance, repetition) in its own worker process.
 
 A worker that does not answer within the timeout is killed and the run recorded as
-``timeout``; a worker whose resident memory grows past the memory limit (watched every
+``TIMED_OUT``; a worker whose resident memory grows past the memory limit (watched every
 :data:`MEMORY_POLL` seconds, with an address-space ``RLIMIT_AS`` backstop against a sudden huge
-allocation) is killed and recorded as ``oom`` (out of memory); a worker that raises, calls
-``os._exit`` or dies from a signal (a crash inside a native solver) is recorded as ``error`` with the reason; either way the next run goes on. Once
-a configuration timed out at some board size, its remaining repetitions there and every larger
-board size are recorded as ``skipped`` without running; the same after running out of memory,
-and after a run the backend refused up front (``ModelTooLargeError``: a model over the memory
-budget, a search that cannot reach n).
+allocation) is killed and recorded as ``OUT_OF_MEMORY``; a worker that raises, calls ``os._exit``
+or dies from a signal (a crash inside a native solver) is recorded as ``FAILED`` with the reason;
+a run the backend refused up front (``ModelTooLargeError``: a model over the memory budget, a
+search that cannot reach n) as ``REFUSED`` (see :class:`~.results.RunStatus`); either way the
+next run goes on. Once a configuration gave up at some board size (any of
+:data:`~.results.GAVE_UP`), its remaining repetitions there and, when the task says so, every
+larger board size are recorded as ``SKIPPED`` without running.
 
 Start method: on Linux workers are *forked*, which is fast (no re-import per run) and means a
 backend registered at run time (``register_backend`` in a test) is visible in the worker as it
@@ -29,8 +30,9 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Sequence
 
 from ..instance import Instance, Solution
+from ..processes import physical_memory_mb, resident_kb
 from .configs import Configuration
-from .results import RunRecord
+from .results import GAVE_UP, RunRecord, RunStatus
 from .tasks import Task
 from .worker import WorkerJob, WorkerReport, worker_main
 
@@ -38,29 +40,12 @@ from .worker import WorkerJob, WorkerReport, worker_main
 EXIT_GRACE = 5.0
 #: Seconds between two looks at a worker's resident memory.
 MEMORY_POLL = 0.05
-#: Statuses after which a configuration is skipped at larger board sizes.
-GAVE_UP = {"timeout": "timed out", "oom": "out of memory", "skipped": "refused"}
 
 
 def default_memory_limit_mb() -> int:
     """Half of this machine's physical memory, in MB (4096 where it cannot be read)."""
-    try:
-        total = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    except (ValueError, OSError, AttributeError):  # pragma: no cover - not on Linux
-        return 4096
-    return max(256, int(total // 2 // 2**20))
-
-
-def resident_kb(pid: int) -> int | None:
-    """The resident set size of process ``pid`` in KiB (None where ``/proc`` cannot tell)."""
-    try:
-        with open(f"/proc/{pid}/status", encoding="ascii", errors="replace") as status:
-            for line in status:
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1])
-    except (OSError, ValueError, IndexError):
-        return None
-    return None
+    total = physical_memory_mb()
+    return 4096 if total is None else max(256, int(total // 2))
 
 
 #: Signals that stop a comparison; held back while a worker is being started.
@@ -143,7 +128,7 @@ class Runner:
         config, instance = request.config, request.instance
         expected = self.task.expected_count(instance)
 
-        def record(status: str, reason: str = "", **fields: Any) -> RunRecord:
+        def record(status: RunStatus, reason: str = "", **fields: Any) -> RunRecord:
             return RunRecord(
                 config=config.label, n=instance.n, repetition=request.repetition, status=status,
                 reason=reason, fixed=instance.fixed, expected=expected, source=self.task.source(instance),
@@ -163,25 +148,25 @@ class Runner:
             sender.close()  # the parent's copy: the worker's end alone keeps the pipe open
             over = self._wait(receiver, process.pid)
             if over is not None:
-                return RunResult(record("oom", over), instance)
+                return RunResult(record(RunStatus.OUT_OF_MEMORY, over), instance)
             if not receiver.poll(0):
-                return RunResult(record("timeout", f"no answer within {self.timeout:g} s; worker killed"), instance)
+                return RunResult(record(RunStatus.TIMED_OUT, f"no answer within {self.timeout:g} s; worker killed"), instance)
             grace = EXIT_GRACE
             try:
                 kind, payload = receiver.recv()
             except (EOFError, OSError):
                 process.join(EXIT_GRACE)
-                return RunResult(record("error", _death_reason(process.exitcode)), instance)
+                return RunResult(record(RunStatus.FAILED, _death_reason(process.exitcode)), instance)
             if kind == "oom":
-                return RunResult(record("oom", f"out of memory: {payload}"), instance)
+                return RunResult(record(RunStatus.OUT_OF_MEMORY, f"out of memory: {payload}"), instance)
             if kind == "refused":
-                return RunResult(record("skipped", f"refused: {payload}"), instance)
+                return RunResult(record(RunStatus.REFUSED, f"refused: {payload}"), instance)
             if kind != "ok":
-                return RunResult(record("error", str(payload)), instance)
+                return RunResult(record(RunStatus.FAILED, str(payload)), instance)
             report: WorkerReport = payload
             return RunResult(
                 record(
-                    "ok", wall_time=report.wall_time, cpu_time=report.cpu_time,
+                    RunStatus.ANSWERED, wall_time=report.wall_time, cpu_time=report.cpu_time,
                     peak_rss_kb=report.peak_rss_kb, baseline_rss_kb=report.baseline_rss_kb,
                     count=report.count, fingerprint=report.fingerprint, stored=len(report.solutions),
                     truncated=report.truncated, invalid=report.invalid, duplicates=report.duplicates,
@@ -242,17 +227,17 @@ def run_plan(
     """Run ``requests`` in order, yielding each result; after a configuration's first timeout,
     out-of-memory or refusal, skip its other repetitions of that instance and, when the task says so,
     every larger board."""
-    # configuration label -> the instance it timed out on (ran out of memory, was refused), and which
-    timed_out: dict[str, tuple[Instance, str]] = {}
+    # configuration label -> the instance it gave up on (timed out, ran out of memory, was refused), and how
+    gave_up_on: dict[str, tuple[Instance, RunStatus]] = {}
     for index, request in enumerate(requests):
         label, instance = request.config.label, request.instance
-        gave_up = timed_out.get(label)
+        gave_up = gave_up_on.get(label)
         larger = gave_up is not None and runner.task.skip_larger_after_timeout and instance.n > gave_up[0].n
         if gave_up is not None and (larger or instance == gave_up[0]):
             failed = gave_up[0]
             yield RunResult(
                 RunRecord(
-                    config=label, n=instance.n, repetition=request.repetition, status="skipped",
+                    config=label, n=instance.n, repetition=request.repetition, status=RunStatus.SKIPPED,
                     reason=f"{GAVE_UP[gave_up[1]]} at {runner.task.source(failed) or failed}", fixed=instance.fixed,
                     expected=runner.task.expected_count(request.instance), source=runner.task.source(instance),
                 ),
@@ -263,5 +248,5 @@ def run_plan(
             on_start(index, request)
         result = runner.run(request)
         if result.record.status in GAVE_UP:
-            timed_out[label] = (instance, result.record.status)
+            gave_up_on[label] = (instance, result.record.status)
         yield result

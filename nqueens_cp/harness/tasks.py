@@ -282,35 +282,6 @@ class InstanceFiles(Task):
                 ("answers", self.answers or ""))
 
 
-def _answers_table(path: str) -> dict[tuple[int, int, int], bool]:
-    """An answers file in the columns of CSPLib 079's ``results-shiftqueens.tsv`` (``n``,
-    ``diagonals``, ``id``, ``satisfiable``; more columns are ignored), plain or gzipped."""
-    import csv
-    import gzip
-
-    opener: Any = gzip.open if path.endswith(".gz") else open
-    table: dict[tuple[int, int, int], bool] = {}
-    try:
-        with opener(path, "rt", encoding="utf-8") as handle:
-            reader = csv.DictReader(handle, delimiter="\t")
-            missing = {"n", "diagonals", "id", "satisfiable"} - set(reader.fieldnames or ())
-            if missing:
-                raise NQueensError(f"{path}:1: an answers file needs the columns n, diagonals, id, satisfiable "
-                                   f"(missing: {', '.join(sorted(missing))})")
-            for line, row in enumerate(reader, start=2):
-                try:
-                    key = (int(row["n"]), int(row["diagonals"]), int(row["id"]))
-                    verdict = {"1": True, "0": False}[row["satisfiable"].strip()]
-                except (KeyError, ValueError, TypeError, AttributeError):
-                    raise NQueensError(f"{path}:{line}: not a row of n, diagonals, id, satisfiable (1 or 0)") from None
-                table[key] = verdict
-    except OSError as error:
-        raise NQueensError(f"{path}: cannot read: {error.strerror or error}") from None
-    except (UnicodeDecodeError, EOFError, gzip.BadGzipFile):
-        raise NQueensError(f"{path}: not a text (or gzipped text) answers file") from None
-    return table
-
-
 def load_instance_files(pattern: str, diagonals: int | None = None, answers: str | None = None) -> InstanceFiles:
     """The ``files`` task for every file matching the glob ``pattern`` (sorted by name).
 
@@ -321,14 +292,13 @@ def load_instance_files(pattern: str, diagonals: int | None = None, answers: str
     """
     import glob
     import os
-    import re
 
-    from ..instance_files import load_instance_file
+    from ..instance_files import answer_of, load_instance_file, read_answers
 
     paths = sorted(path for path in glob.glob(pattern, recursive=True) if not os.path.isdir(path))
     if not paths:
         raise NQueensError(f"--files {pattern!r}: no file matches")
-    table = _answers_table(answers) if answers else {}
+    table = read_answers(answers) if answers else {}
     entries: list[FileInstance] = []
     seen: set[Instance] = set()
     for path in paths:
@@ -339,9 +309,7 @@ def load_instance_files(pattern: str, diagonals: int | None = None, answers: str
         if read.diagonals is None:
             entries.append(FileInstance(path, read.instance))
             continue
-        match = re.fullmatch(r"diag-(\d+)-\d+-(\d+)\.param", os.path.basename(path))
-        verdict = table.get((int(match.group(1)), read.diagonals, int(match.group(2)))) if match else None
-        entries.append(FileInstance(f"{path} D={read.diagonals}", read.instance, verdict))
+        entries.append(FileInstance(f"{path} D={read.diagonals}", read.instance, answer_of(table, path, read.diagonals)))
     return InstanceFiles(pattern=pattern, diagonals=diagonals, answers=answers, entries=tuple(entries))
 
 

@@ -30,8 +30,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
+from ..backends.configuration import Configuration
 from ..instance import Instance
-from .results import FAIL, NOT_RUN, PASS, Check
+from .results import FAIL, NOT_RUN, PASS, Check, CheckStatus, RunStatus
 from .runner import RunResult
 from .tasks import Task
 
@@ -72,21 +73,21 @@ def validate_instance(task: Task, instance: Instance, results: Sequence[RunResul
     label = task.expected_label
     checks: list[Check] = []
 
-    def add(name: str, status: str, config: str | None, summary: str, rep: int | None = None,
+    def add(name: str, status: CheckStatus, config: str | None, summary: str, rep: int | None = None,
             evidence: Sequence[str] = ()) -> None:
         reps = () if rep is None else (rep,)
         checks.append(Check(name, status, n, config, summary, reps, tuple(evidence), fixed, source))
 
-    answered = [r for r in results if r.record.status == "ok"]
+    answered = [r for r in results if r.record.status == RunStatus.ANSWERED]
     for result in results:
         run = result.record
-        if run.status == "error":
+        if run.status == RunStatus.FAILED:
             add("run", FAIL, run.config, f"run failed: {run.reason}", run.repetition)
-        elif run.status == "timeout":
+        elif run.status == RunStatus.TIMED_OUT:
             add("run", NOT_RUN, run.config, f"timed out ({run.reason}): not checked", run.repetition)
-        elif run.status == "oom":
+        elif run.status in (RunStatus.OUT_OF_MEMORY, RunStatus.REFUSED):
             add("run", NOT_RUN, run.config, f"{run.reason}: not checked", run.repetition)
-        elif run.status == "skipped":
+        elif run.status == RunStatus.SKIPPED:
             add("run", NOT_RUN, run.config, f"skipped ({run.reason}): not checked", run.repetition)
 
     for result in answered:
@@ -133,7 +134,7 @@ def _compare_sets(task: Task, instance: Instance, answered: Sequence[RunResult])
     n, fixed, source = instance.n, instance.fixed, task.source(instance)
     out: list[Check] = []
 
-    def add(status: str, config: str | None, summary: str, rep: int | None = None,
+    def add(status: CheckStatus, config: str | None, summary: str, rep: int | None = None,
             evidence: Sequence[str] = (), name: str = "set") -> None:
         reps = () if rep is None else (rep,)
         out.append(Check(name, status, n, config, summary, reps, tuple(evidence), fixed, source))
@@ -195,11 +196,6 @@ def _compare_sets(task: Task, instance: Instance, answered: Sequence[RunResult])
     return out
 
 
-def backend_of(config: str) -> str:
-    """The backend of a configuration label (``sat:encoding=pairwise`` -> ``sat``)."""
-    return config.partition(":")[0]
-
-
 @dataclass(frozen=True)
 class ReferenceChoice:
     """The reference fingerprint of one instance (None when there is none), why, and who disagrees."""
@@ -229,7 +225,7 @@ def choose_reference(answered: Sequence[RunResult], expected: int | None, label:
     """
     by_backend: dict[str, set[str]] = {}
     for result in answered:
-        by_backend.setdefault(backend_of(result.record.config), set()).add(str(result.record.fingerprint))
+        by_backend.setdefault(Configuration.backend_of(result.record.config), set()).add(str(result.record.fingerprint))
     clean_and_right = {
         str(r.record.fingerprint) for r in answered
         if expected is not None and r.record.count == expected and not r.record.invalid and not r.record.duplicates

@@ -22,20 +22,18 @@ worker process and sends the outcome back through a pipe.
 
 from __future__ import annotations
 
-import os
 import signal
-import sys
 import time
-import traceback
 from array import array
 from dataclasses import dataclass
 from itertools import islice
 from typing import Any
 
 from ..backends.base import Backend, ModelSize
-from ..errors import ModelTooLargeError
+from ..errors import ModelTooLargeError, describe_exception
 from ..fingerprint import FingerprintAccumulator
 from ..instance import Instance, Solution
+from ..processes import die_with_parent, limit_address_space, peak_resident_kb
 from .tasks import Task
 
 #: Solutions pulled from a backend between two pauses of the clock.
@@ -89,19 +87,9 @@ def repeated_hashes(hashes: array[int]) -> int:
     return int(np.count_nonzero(ordered[1:] == ordered[:-1]))
 
 
-def max_rss_kb() -> int | None:
-    """This process's peak resident set size in KiB (None where ``resource`` is missing)."""
-    try:
-        import resource
-    except ImportError:  # pragma: no cover - not on Linux
-        return None
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    return int(peak // 1024) if sys.platform == "darwin" else int(peak)
-
-
 def execute(job: WorkerJob) -> WorkerReport:
     """Run ``job`` in this process and report (exceptions from the backend propagate)."""
-    baseline = max_rss_kb()
+    baseline = peak_resident_kb()
     backend = job.backend_class(**dict(job.options))
     for _ in job.task.solutions(backend, WARM_UP):  # imports, lazy set-up, JIT loading: untimed
         pass
@@ -152,7 +140,7 @@ def execute(job: WorkerJob) -> WorkerReport:
     return WorkerReport(
         wall_time=wall,
         cpu_time=cpu,
-        peak_rss_kb=max_rss_kb(),
+        peak_rss_kb=peak_resident_kb(),
         baseline_rss_kb=baseline,
         count=value.count,
         fingerprint=str(value),
@@ -167,46 +155,6 @@ def execute(job: WorkerJob) -> WorkerReport:
     )
 
 
-def describe_exception(error: BaseException) -> str:
-    """``Type: message (at file:line in function)``: where in the backend a run failed."""
-    text = f"{type(error).__name__}: {error}".rstrip(": ")
-    frames = traceback.extract_tb(error.__traceback__)
-    if frames:
-        last = frames[-1]
-        text += f" (at {os.path.basename(last.filename)}:{last.lineno} in {last.name})"
-    return text
-
-
-def _die_with_parent(parent: int) -> None:
-    """On Linux, have the kernel kill this worker if the comparison process dies (even by SIGKILL)."""
-    if not sys.platform.startswith("linux"):
-        return
-    try:
-        import ctypes
-
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, int(signal.SIGKILL))  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):  # pragma: no cover - no prctl here
-        return
-    if os.getppid() != parent:  # the parent died before prctl took effect
-        os._exit(1)
-
-
-def _limit_address_space(limit_bytes: int) -> None:
-    """A backstop ``RLIMIT_AS`` of twice ``limit_bytes`` plus 1 GiB (address space is not memory:
-    solver libraries reserve much more than they touch; the parent watches the resident size)."""
-    try:
-        import resource
-    except ImportError:  # pragma: no cover - not on Unix
-        return
-    backstop = 2 * limit_bytes + 2**30
-    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
-    if hard != resource.RLIM_INFINITY:
-        backstop = min(backstop, hard)
-    if soft == resource.RLIM_INFINITY or soft > backstop:
-        resource.setrlimit(resource.RLIMIT_AS, (backstop, hard))
-
-
 def worker_main(
     connection: Any, job: WorkerJob, parent: int | None = None, memory_limit: int | None = None
 ) -> None:
@@ -215,9 +163,9 @@ def worker_main(
     ``("oom", reason)`` (a ``MemoryError`` under the address-space backstop of ``memory_limit``
     bytes) or ``("error", reason)``."""
     if parent is not None:
-        _die_with_parent(parent)
+        die_with_parent(parent)
     if memory_limit is not None:
-        _limit_address_space(memory_limit)
+        limit_address_space(memory_limit)
     # Ctrl-C goes to the whole process group: the parent decides, the worker ignores it.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)

@@ -62,7 +62,7 @@ PYSAT_ENCODINGS: tuple[str, ...] = (
 ENCODINGS: tuple[str, ...] = (*PYSAT_ENCODINGS, *AMO_ENCODERS)
 
 #: The encoding the ``sat`` backend solves with by default: pairwise adds no auxiliary variables,
-#: so the formula is n*n variables and binary clauses only, which enumerates fastest (README,
+#: so the formula is n*n variables and binary clauses only, which enumerates fastest (docs/choosing.md,
 #: "Choosing the SAT encoding and solver").
 DEFAULT_ENCODING = "pairwise"
 
@@ -79,22 +79,17 @@ class QueensCnf:
     #: square of the board (so ``queen(r, c) == r*n + c + 1``), or the open squares of a reduced CNF.
     squares: tuple[tuple[int, int], ...] = ()
     #: The pre-placed queens a reduced CNF leaves out (their rows hold no variable).
-    settled: tuple[tuple[int, int], ...] = ()
+    fixed: tuple[tuple[int, int], ...] = ()
 
     def queen(self, row: int, col: int) -> int:
         """The DIMACS variable of square (row, col) (a ``KeyError`` for a square a reduced CNF left out)."""
         return int(self.pool.obj2id[("q", row, col)])
 
-    @property
-    def queen_variables(self) -> range:
-        """The variables of the squares: ``1 .. len(squares)``."""
-        return range(1, len(self.squares) + 1)
-
     def decode(self, model: Sequence[int]) -> Solution:
         """The board a model (a list of signed literals) places: the true queen variables, and the
         pre-placed queens a reduced CNF left out."""
         cols = [-1] * self.n
-        for row, col in self.settled:
+        for row, col in self.fixed:
             cols[row] = col
         for lit in model:
             if 0 < lit <= len(self.squares):

@@ -201,8 +201,8 @@ def _reduced_rows_model(instance: Instance) -> CpSatModel:
     model.add_all_different([variables[r] - r for r in rows])
     if not reduction.consistent:
         model.add_bool_or([])  # pre-placed queens attack each other: no board
-    settled = dict(instance.fixed)
-    queens = tuple(variables[r] if r in variables else settled[r] for r in range(instance.n))
+    fixed_by_row = instance.fixed_by_row
+    queens = tuple(variables[r] if r in variables else fixed_by_row[r] for r in range(instance.n))
     return CpSatModel(model, cast("tuple[cp_model.LinearExprT, ...]", queens),
                       tuple(variables[r] for r in rows), "rows")
 
@@ -222,13 +222,13 @@ def _reduced_boolean_model(instance: Instance) -> CpSatModel:
             model.add_at_most_one(line)
     if not reduction.consistent:
         model.add_bool_or([])
-    settled = dict(instance.fixed)
+    fixed_by_row = instance.fixed_by_row
     by_row: dict[int, list[tuple[int, int]]] = {r: [] for r in reduction.rows}
     for square in reduction.squares:
         by_row[square[0]].append(square)
     columns = tuple(
         cp_model.LinearExpr.weighted_sum([x[sq] for sq in by_row[r]], [c for _, c in by_row[r]])
-        if r in by_row else settled[r]
+        if r in by_row else fixed_by_row[r]
         for r in range(instance.n)
     )
     return CpSatModel(model, cast("tuple[cp_model.LinearExprT, ...]", columns), tuple(x.values()), "squares")

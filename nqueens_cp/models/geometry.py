@@ -44,8 +44,3 @@ def lines(n: int) -> Iterator[tuple[LineKind, list[Square]]]:
 def square_variable(n: int, row: int, col: int) -> int:
     """The 1-based variable of square ``(row, col)`` in the Boolean models: ``row*n + col + 1``."""
     return row * n + col + 1
-
-
-def variable_square(n: int, variable: int) -> Square:
-    """The square of a Boolean model's variable ``1 .. n*n`` (the inverse of :func:`square_variable`)."""
-    return divmod(variable - 1, n)

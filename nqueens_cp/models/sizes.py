@@ -42,6 +42,7 @@ __all__ = [
     "line_size",
     "minizinc_size",
     "opb_size",
+    "row_model_size",
 ]
 
 
@@ -226,3 +227,11 @@ def cpsat_size(n: int, preplaced: int = 0) -> ModelSize:
 def minizinc_size(n: int, preplaced: int = 0) -> ModelSize:
     """The MiniZinc model: the same n variables and 3 + p constraints as the CP-SAT model."""
     return ModelSize(n, 3 + preplaced)
+
+
+def row_model_size(n: int, preplaced: int = 0, *, auxiliary: bool = False) -> ModelSize:
+    """The row model of :mod:`nqueens_cp.models.rows` (Choco, CPMpy, XCSP3): n variables, three
+    AllDifferent and one equality per pre-placed queen; with ``auxiliary`` diagonal variables (the
+    Choco formulation without views), 2n more variables and 2n ``arithm`` constraints."""
+    extra = 2 * n if auxiliary else 0
+    return ModelSize(n + extra, 3 + preplaced + extra)

@@ -122,9 +122,9 @@ def _reduced_minizinc_text(instance: Instance) -> str:
         open_columns[r].append(c)
     m = len(reduction.rows)
     index = {r: i + 1 for i, r in enumerate(reduction.rows)}
-    settled = dict(instance.fixed)
+    fixed_by_row = instance.fixed_by_row
     possible = reduction.consistent and all(open_columns.values())
-    board = ", ".join(f"q[{index[r]}]" if r in index else str(settled[r]) for r in range(n))
+    board = ", ".join(f"q[{index[r]}]" if r in index else str(fixed_by_row[r]) for r in range(n))
     return "\n".join([
         "% N-Queens as a MiniZinc model over the free rows, written by nqueens-cp (`nqueens-cp export`).",
         "% Rows and columns are 0-based, as everywhere in nqueens-cp. The pre-placed queens are propagated:",

@@ -5,7 +5,9 @@
 * :mod:`.tasks`: the picklable unit of work and the function a worker runs.
 * :mod:`.executors`: this process, threads of it, a local process pool, or Dask ``distributed``.
 * :mod:`.checkpoint`: results kept in memory or committed one by one to an SQLite file.
-* :mod:`.run`: :class:`SplitRun`, which ties them together with retries and progress.
+* :mod:`.planning`: every decision of a run made once (split kind and size, executor, checker).
+* :mod:`.verification`: ``verify`` pairs, and the total checked against OEIS with a recount.
+* :mod:`.run`: :class:`SplitRun`, which carries a plan out with retries and progress.
 
 Nothing here imports Dask until a Dask executor is made.
 """
@@ -19,12 +21,11 @@ from .executors import (
     ThreadTaskExecutor,
     make_executor,
 )
-from .run import ParallelConfig, SolvedSubProblem, SplitCount, SplitRun
+from .planning import ParallelConfig, RunPlan, default_batches, default_depth, plan_run
+from .run import SolvedSubProblem, SplitCount, SplitRun
 from .split import (
     SplitPlan,
     SubProblem,
-    default_batches,
-    default_depth,
     expand,
     mirror,
     split_constellations,
@@ -41,6 +42,7 @@ __all__ = [
     "ParallelConfig",
     "ProcessPoolTaskExecutor",
     "ResultStore",
+    "RunPlan",
     "SolvedSubProblem",
     "SplitCount",
     "SplitPlan",
@@ -54,6 +56,7 @@ __all__ = [
     "expand",
     "make_executor",
     "mirror",
+    "plan_run",
     "solve_subproblem",
     "split_constellations",
     "split_instance",

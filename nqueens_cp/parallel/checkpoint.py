@@ -34,7 +34,7 @@ import zlib
 from abc import ABC, abstractmethod
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Iterator, Mapping
+from typing import Any, Iterator, Mapping, Sequence
 
 from ..errors import CheckpointError, CheckpointLockedError
 from .split import SubProblem
@@ -46,6 +46,10 @@ FORMAT_VERSION = 2
 
 class ResultStore(ABC):
     """Finished sub-problem results, by sub-problem index."""
+
+    #: ``(index, prefix)`` of the rows found corrupt when the store was opened (deleted, to be
+    #: computed again); only a checkpoint file has any.
+    rejected: Sequence[tuple[int, str]] = ()
 
     @abstractmethod
     def done(self) -> set[int]:

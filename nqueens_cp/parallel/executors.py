@@ -16,15 +16,12 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import ctypes
 import importlib
 import multiprocessing
 import os
 import queue as queues
 import signal
-import sys
 import threading
-import time
 from abc import ABC, abstractmethod
 from collections import deque
 from concurrent.futures.process import BrokenProcessPool
@@ -32,7 +29,9 @@ from dataclasses import dataclass
 from types import TracebackType
 from typing import Any, Iterator
 
+from ..arguments import require_int
 from ..errors import NQueensError
+from ..processes import die_with_parent, exit_when_gone
 from .tasks import SubResult, SubTask, solve_subproblem
 
 #: The error of every task in flight when a local worker process died (which one killed it is unknown).
@@ -148,9 +147,7 @@ class ThreadTaskExecutor(TaskExecutor):
     """
 
     def __init__(self, workers: int) -> None:
-        if workers < 1:
-            raise NQueensError(f"--workers must be >= 1, got {workers}")
-        self.workers = workers
+        self.workers: int = require_int(workers, "workers", minimum=1)
         self.description = f"{workers} thread{'s' if workers != 1 else ''}"
         self._crew: _Crew | None = None  # started at the first task
         self._in_flight = 0
@@ -183,33 +180,8 @@ class ThreadTaskExecutor(TaskExecutor):
         self._in_flight = 0
 
 
-#: ``prctl`` option: the signal a process gets when its parent exits (linux/prctl.h).
-_PR_SET_PDEATHSIG = 1
-
 #: Seconds between two looks of a pool worker's watchdog at the process that runs the split.
 WATCHDOG_INTERVAL = 0.5
-
-
-def _is_alive(pid: int) -> bool:
-    """Whether process ``pid`` is running (a zombie, dead but not yet reaped, counts as gone)."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    try:
-        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as stat:
-            state = stat.read().rsplit(")", 1)[1].split()[0]
-    except (OSError, IndexError):
-        return True  # no /proc: trust kill(pid, 0)
-    return state not in ("Z", "X")
-
-
-def _watch(run_pid: int) -> None:
-    while _is_alive(run_pid):
-        time.sleep(WATCHDOG_INTERVAL)
-    os._exit(1)
 
 
 def guard_worker(run_pid: int) -> None:
@@ -222,15 +194,8 @@ def guard_worker(run_pid: int) -> None:
     group: the workers ignore it and leave the clean-up to the run (or to the watchdog).
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if sys.platform.startswith("linux"):
-        try:
-            libc = ctypes.CDLL(None, use_errno=True)
-            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-        except (OSError, AttributeError):
-            pass  # the watchdog below still applies
-    if not _is_alive(run_pid):
-        os._exit(1)
-    threading.Thread(target=_watch, args=(run_pid,), name="nqueens-cp-watchdog", daemon=True).start()
+    die_with_parent()  # without prctl the watchdog below still applies
+    exit_when_gone(run_pid, WATCHDOG_INTERVAL)
 
 
 def _process_context() -> multiprocessing.context.BaseContext:
@@ -248,9 +213,7 @@ class ProcessPoolTaskExecutor(TaskExecutor):
     """
 
     def __init__(self, workers: int) -> None:
-        if workers < 1:
-            raise NQueensError(f"--workers must be >= 1, got {workers}")
-        self.workers = workers
+        self.workers: int = require_int(workers, "workers", minimum=1)
         self.description = f"process pool ({workers} worker{'s' if workers != 1 else ''})"
         self._pool: concurrent.futures.ProcessPoolExecutor | None = None  # started at the first submit
         self._in_flight: dict[concurrent.futures.Future[SubResult], SubTask] = {}
@@ -363,8 +326,7 @@ class DaskExecutor(TaskExecutor):
         self._cluster: Any = None
         try:
             if scheduler is None:
-                if workers < 1:
-                    raise NQueensError(f"--workers must be >= 1, got {workers}")
+                require_int(workers, "workers", minimum=1)
                 shape: dict[str, Any] = (
                     {"n_workers": 1, "threads_per_worker": workers, "processes": False}
                     if in_process

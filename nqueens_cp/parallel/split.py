@@ -126,7 +126,7 @@ def expand(subproblem: SubProblem, solutions: Iterable[Solution]) -> Iterator[So
 def _prefixes(instance: Instance, depth: int, first_row_columns: range) -> Iterator[tuple[int, ...]]:
     """Consistent column choices for rows ``0 .. depth-1``, in lexicographic order."""
     n = instance.n
-    fixed = instance.placements
+    fixed = instance.fixed_by_row
     later = [(r, c) for r, c in instance.fixed if r >= depth]
 
     def attacks(row: int, col: int, other_row: int, other_col: int) -> bool:
@@ -166,10 +166,10 @@ def split_instance(instance: Instance, depth: int, *, symmetry: bool = True) -> 
     depth = min(depth, n)
     symmetric = symmetry and depth >= 1 and not instance.fixed
     first_row = range((n + 1) // 2) if symmetric else range(n)
-    pre_placed = instance.placements
+    fixed_by_row = instance.fixed_by_row
     subproblems: list[SubProblem] = []
     for prefix in _prefixes(instance, depth, first_row):
-        added = [(row, col) for row, col in enumerate(prefix) if row not in pre_placed]
+        added = [(row, col) for row, col in enumerate(prefix) if row not in fixed_by_row]
         mirrored = symmetric and 2 * prefix[0] < n - 1
         subproblems.append(
             SubProblem(
@@ -193,29 +193,3 @@ def split_constellations(instance: Instance, batches: int) -> SplitPlan:
         SubProblem(index=index, prefix=(), instance=instance, batches=batches) for index in range(batches)
     )
     return SplitPlan(instance=instance, depth=0, symmetric=True, subproblems=subproblems, batches=batches)
-
-
-def default_batches(instance: Instance, workers: int, *, per_worker: int = 16) -> int:
-    """``per_worker`` constellation batches per worker, and no more than there are constellations.
-
-    Batches are strided, so they take about the same time; 16 per worker still lets a worker that
-    finishes early take over, while keeping each task seconds long on big boards, far above a Dask
-    task's overhead.
-    """
-    from ..searches.constellations import MIN_N, constellations
-
-    available = len(constellations(instance.n)) if instance.n >= MIN_N else 1
-    return max(1, min(available, per_worker * max(1, workers)))
-
-
-def default_depth(instance: Instance, workers: int, *, per_worker: int = 16, max_depth: int = 6) -> int:
-    """The smallest depth giving at least ``per_worker * workers`` sub-problems (at most ``max_depth``).
-
-    Many more sub-problems than workers keep the workers busy to the end, since sub-problems
-    differ a lot in size.
-    """
-    target = per_worker * max(1, workers)
-    for depth in range(1, min(instance.n, max_depth) + 1):
-        if len(split_instance(instance, depth)) >= target:
-            return depth
-    return min(instance.n, max_depth)

@@ -26,7 +26,9 @@ class SubTask:
     ``enumerate`` asks for the solutions themselves (else only their number); ``unique`` keeps
     only the canonical ones (the smallest of their 8 images). ``batch``, when set to ``(i, B)``,
     makes the task a count of batch ``i`` of ``B`` of the start constellations of the (empty)
-    board instead, by the backend's ``count_constellation_batch``.
+    board instead, by the backend's ``count_constellation_batch``; with ``counter`` set, by its
+    ``recount_constellation_batch`` with ``counter(**counter_options)`` counting. ``check`` marks
+    a second count of the sub-problem (``verify``, or a recount), not the run's own task.
     """
 
     index: int
@@ -36,6 +38,9 @@ class SubTask:
     enumerate: bool = False
     unique: bool = False
     batch: tuple[int, int] | None = None
+    check: bool = False
+    counter: type[Backend] | None = None
+    counter_options: tuple[tuple[str, Any], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -83,10 +88,11 @@ def solve_subproblem(task: SubTask) -> SubResult:
     backend = task.backend(**dict(task.options))
     packed: bytes | None = None
     if task.batch is not None:
-        counter = getattr(backend, "count_constellation_batch", None)
-        if counter is None:
-            raise NQueensError(f"backend {backend.name} cannot count batches of start constellations")
-        counted = counter(task.instance.n, *task.batch)
+        if task.counter is not None:
+            counter = task.counter(**dict(task.counter_options))
+            counted = backend.recount_constellation_batch(task.instance.n, *task.batch, counter)
+        else:
+            counted = backend.count_constellation_batch(task.instance.n, *task.batch)
         count = counted.classes if task.unique else counted.total
     elif task.enumerate or task.unique:
         found = [s for s in backend.solutions(task.instance) if not task.unique or is_canonical(s)]

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from ..atomic import atomic_write_all
 from ..errors import OutputError, OutputExistsError
+from ..harness.gallery import Gallery
 from ..harness.results import ComparisonResults
 from .render import EXTENSIONS, render
 from .tables import build_report
@@ -55,8 +56,9 @@ class OutputFiles:
         self.directory.mkdir(parents=True, exist_ok=True)
         atomic_write_all({self.json: results.to_json(), self.csv: results.to_csv()})
 
-    def render(self, results: ComparisonResults, fmt: str) -> tuple[str, bytes | None]:
-        """The report as text in ``fmt`` and the runtime plot (None when there is nothing to plot)."""
+    def render(self, results: ComparisonResults, fmt: str, boards: Gallery | None = None) -> tuple[str, bytes | None]:
+        """The report as text in ``fmt`` and the runtime plot (None when there is nothing to plot);
+        ``boards``: the gallery of the HTML page (needed for ``html``)."""
         from .plot import runtime_plot_png
 
         png = runtime_plot_png(results)
@@ -64,7 +66,9 @@ class OutputFiles:
         if fmt == "html":  # one self-contained page: the plot inline, the gallery of boards
             from .html_page import build_html_report
 
-            text = build_html_report(results, files=names)
+            if boards is None:
+                raise ValueError("an HTML report needs the gallery's boards (harness.gallery.solve_gallery)")
+            text = build_html_report(results, boards, files=names)
         else:
             text = render(build_report(results, plot=self.plot.name if png else None, files=names), fmt)
         return text, png

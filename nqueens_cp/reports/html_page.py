@@ -6,28 +6,23 @@ SVG: every fundamental solution (one per symmetry class) of one small n, and the
 of the largest n compared. No script, no stylesheet or font from elsewhere.
 
 The boards of the gallery are not stored in the saved results (runs keep fingerprints, not
-solutions): they are solved again here by the ``backtrack`` backend (rows search for the small
-board, the first-fail search for the large one, a second or so up to n = 1024) and checked by
-the independent checker before they are drawn.
+solutions), and this package solves nothing: they are solved in a step before rendering, outside
+``reports/`` (:func:`nqueens_cp.harness.gallery.solve_gallery`, called by ``compare`` and
+``report``), checked by the independent checker there, and handed to :func:`build_html_report`.
 """
 
 from __future__ import annotations
 
 from typing import Sequence
 
-from ..checker import is_valid_solution
+from ..harness.gallery import LARGEST_DRAWN, Gallery
 from ..harness.results import ComparisonResults
-from ..instance import Instance, Solution
+from ..instance import Solution
 from .document import Block, Figure, Heading, Paragraph
 from .plot import runtime_plot_svg
 from .render import render_html
-from .summary import sizes
 from .tables import build_report
 
-#: The board whose fundamental solutions the gallery shows when the comparison covered it.
-GALLERY_N = 8
-#: Boards larger than this are not drawn (the first-fail search would take too long).
-LARGEST_DRAWN = 2048
 #: Boards larger than this get a plain background (the squares would be a pixel each) and bigger discs.
 LARGE_BOARD = 64
 #: Width and height of a drawn board, in CSS pixels.
@@ -59,49 +54,34 @@ def board_svg(solution: Solution, *, pixels: int = BOARD_PIXELS, title: str = ""
     )
 
 
-def _gallery_n(ns: Sequence[int]) -> int:
-    """``GALLERY_N`` when compared, else the largest compared n from 4 to 10 (4 has solutions), else 8."""
-    if GALLERY_N in ns:
-        return GALLERY_N
-    small = [n for n in ns if 4 <= n <= 10]
-    return max(small) if small else GALLERY_N
-
-
-def gallery(results: ComparisonResults) -> list[Block]:
+def gallery(boards: Gallery) -> list[Block]:
     """The gallery section: the fundamental solutions of one small n, the first solution of the largest n."""
-    from ..backends.registry import create_backend
-
-    ns = sizes(results)
-    small = _gallery_n(ns)
-    rows_search = create_backend("backtrack")
-    fundamental = [s for s in rows_search.solutions(Instance(small), unique=True)
-                   if is_valid_solution(Instance(small), s)]
+    small = boards.small
     blocks: list[Block] = [
         Heading("Gallery of boards"),
-        Paragraph(f"The {len(fundamental)} fundamental solutions of n = {small} (one per class of the square's "
-                  "8 symmetries, each the smallest of its images), solved again by the backtrack backend and "
-                  "checked by the independent checker."),
+        Paragraph(f"The {len(boards.fundamental)} fundamental solutions of n = {small} (one per class of the "
+                  "square's 8 symmetries, each the smallest of its images), solved again by the backtrack "
+                  "backend and checked by the independent checker."),
     ]
-    blocks += [Figure(board_svg(s), " ".join(map(str, s))) for s in fundamental]
-    largest = max(ns) if ns else None
-    if largest is None or largest == small:
+    blocks += [Figure(board_svg(s), " ".join(map(str, s))) for s in boards.fundamental]
+    largest = boards.largest
+    if largest is None:
         return blocks
     if largest > LARGEST_DRAWN:
         blocks.append(Paragraph(f"n = {largest} is not drawn (larger than {LARGEST_DRAWN})."))
         return blocks
-    first = create_backend("backtrack", search="firstfail").first_solution(Instance(largest))
-    if first is None or not is_valid_solution(Instance(largest), first):
+    if boards.first is None:
         blocks.append(Paragraph(f"n = {largest} has no solution to draw."))
         return blocks
     blocks.append(Paragraph(f"A first solution of the largest board compared, n = {largest} "
                             "(first-fail search, checked by the independent checker)."))
-    blocks.append(Figure(board_svg(first, pixels=LARGE_BOARD_PIXELS, title=f"a solution of n={largest}"),
+    blocks.append(Figure(board_svg(boards.first, pixels=LARGE_BOARD_PIXELS, title=f"a solution of n={largest}"),
                          f"n = {largest}"))
     return blocks
 
 
-def build_html_report(results: ComparisonResults, *, files: Sequence[str] = ()) -> str:
-    """The self-contained HTML page of ``results``."""
+def build_html_report(results: ComparisonResults, boards: Gallery, *, files: Sequence[str] = ()) -> str:
+    """The self-contained HTML page of ``results``, with the gallery of ``boards``."""
     svg = runtime_plot_svg(results)
     plot = Figure(svg, "median wall time against n per configuration, log scale") if svg else None
-    return render_html(build_report(results, plot=plot, files=files, gallery=gallery(results)))
+    return render_html(build_report(results, plot=plot, files=files, gallery=gallery(boards)))

@@ -9,7 +9,7 @@ from __future__ import annotations
 import io
 from typing import Any
 
-from ..harness.results import ComparisonResults
+from ..harness.results import ComparisonResults, RunStatus
 from .summary import labels, sizes, table_of_cells
 
 
@@ -42,7 +42,7 @@ def _runtime_figure(results: ComparisonResults) -> Any:
         points = [(n, cells[(config, n)].median_wall) for n in sizes(results) if (config, n) in cells]
         xs = [n for n, t in points if t is not None and t > 0]
         ys = [t for n, t in points if t is not None and t > 0]
-        timeouts = [n for n in sizes(results) if (config, n) in cells and cells[(config, n)].outcome == "timeout"
+        timeouts = [n for n in sizes(results) if (config, n) in cells and cells[(config, n)].outcome == RunStatus.TIMED_OUT
                     and cells[(config, n)].ok == 0]
         series.append((config, xs, ys, timeouts))
     if not any(xs for _, xs, _, _ in series):

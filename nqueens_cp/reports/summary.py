@@ -5,7 +5,7 @@ from __future__ import annotations
 import statistics
 from dataclasses import dataclass
 
-from ..harness.results import ComparisonResults, RunRecord
+from ..harness.results import ComparisonResults, RunRecord, RunStatus
 
 
 @dataclass(frozen=True)
@@ -16,7 +16,7 @@ class CellStats:
     n: int
     runs: int
     ok: int
-    statuses: tuple[str, ...]
+    statuses: tuple[RunStatus, ...]
     median_wall: float | None
     min_wall: float | None
     max_wall: float | None
@@ -25,19 +25,21 @@ class CellStats:
     count: int | None
 
     @property
-    def outcome(self) -> str:
-        """``ok``, or the status that kept runs from answering (``error`` first, then timeout, oom, skipped)."""
+    def outcome(self) -> RunStatus:
+        """``ANSWERED``, or the status that kept runs from answering (failed first, then timed out,
+        out of memory, refused, skipped)."""
         if self.ok == self.runs:
-            return "ok"
-        for status in ("error", "timeout", "oom", "skipped"):
+            return RunStatus.ANSWERED
+        for status in (RunStatus.FAILED, RunStatus.TIMED_OUT, RunStatus.OUT_OF_MEMORY, RunStatus.REFUSED,
+                       RunStatus.SKIPPED):
             if status in self.statuses:
                 return status
-        return "ok"
+        return RunStatus.ANSWERED
 
 
 def cell_stats(runs: list[RunRecord], config: str, n: int) -> CellStats:
     """Statistics of ``runs`` (all of one configuration and board size)."""
-    answered = [r for r in runs if r.status == "ok"]
+    answered = [r for r in runs if r.status == RunStatus.ANSWERED]
     walls = [r.wall_time for r in answered if r.wall_time is not None]
     cpus = [r.cpu_time for r in answered if r.cpu_time is not None]
     memory = [r.memory_added_kb for r in answered if r.memory_added_kb is not None]

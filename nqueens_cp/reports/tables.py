@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Callable, Sequence
 
-from ..harness.results import FAIL, NOT_RUN, PASS, Check, ComparisonResults
+from ..harness.results import FAIL, NOT_RUN, PASS, Check, ComparisonResults, RunStatus
 from .document import Block, Bullets, Code, Document, Figure, Heading, Image, Item, Paragraph, Table
 from .summary import CellStats, labels, sizes, table_of_cells
 
@@ -122,7 +122,7 @@ def validation_table(results: ComparisonResults) -> Table:
     for n in sizes(results):
         runs = [r for r in results.runs if r.n == n]
         expected = next((r.expected for r in runs if r.expected is not None), None)
-        answered = [r for r in runs if r.status == "ok"]
+        answered = [r for r in runs if r.status == RunStatus.ANSWERED]
         if not results.task.exhaustive:
             method = "existence"
         elif len({r.config for r in answered}) < 2:
@@ -170,15 +170,15 @@ def completion_table(results: ComparisonResults) -> Table:
     for n in sizes(results):
         runs = [r for r in results.runs if r.n == n]
         boards = sorted({(r.fixed, r.source) for r in runs})
-        found = {b for b in boards if any((r.fixed, r.source) == b and r.status == "ok" and r.count for r in runs)}
-        none = {b for b in boards if b not in found and any((r.fixed, r.source) == b and r.status == "ok"
+        found = {b for b in boards if any((r.fixed, r.source) == b and r.status == RunStatus.ANSWERED and r.count for r in runs)}
+        none = {b for b in boards if b not in found and any((r.fixed, r.source) == b and r.status == RunStatus.ANSWERED
                                                             for r in runs)}
         open_ = len(boards) - len(found) - len(none)
         row = [str(n), f"{len(boards)}: {len(found)} completable, {len(none)} none, {open_} open"]
         for config in configs:
             mine = [r for r in runs if r.config == config]
             settled = [b for b in boards if (reps := [r for r in mine if (r.fixed, r.source) == b])
-                       and all(r.status == "ok" for r in reps)]
+                       and all(r.status == RunStatus.ANSWERED for r in reps)]
             with_completion = sum(1 for b in settled if b in found)
             row.append(f"{len(settled)}/{len(boards)} ({with_completion} found, {len(settled) - with_completion} none)")
         rows.append(tuple(row))
@@ -242,21 +242,20 @@ def _where(check: Check) -> str:
 
 
 def verdict(results: ComparisonResults) -> list[Block]:
-    """The first lines of a report: pass or fail, and whether the comparison is complete."""
+    """The first lines of a report: the verdict of every board size (see
+    :meth:`~nqueens_cp.harness.results.ComparisonResults.verdict_line`), the checks behind it, and
+    whether the comparison is complete."""
     failures, not_run = results.failures, results.not_run
     passed = sum(1 for c in results.checks if c.status == PASS)
     blocks: list[Block] = []
     if not results.complete:
         blocks.append(Paragraph(f"INCOMPLETE: {results.interruption}. This report covers only the runs made.",
                                 strong=True))
-    if failures:
-        blocks.append(Paragraph(f"RESULT: FAIL - {len(failures)} check(s) failed, {passed} passed "
-                                "(see Failures below).", strong=True))
-    elif not_run:
-        blocks.append(Paragraph(f"RESULT: PASS - all {passed} checks that ran passed; {len(not_run)} could not run "
-                                "(see Not checked below).", strong=True))
-    else:
-        blocks.append(Paragraph(f"RESULT: PASS - all {passed} checks passed.", strong=True))
+    tally = [f"{len(failures)} check(s) failed (see Failures below)"] if failures else []
+    tally.append(f"{passed} passed" if failures or not_run else f"all {passed} checks passed")
+    if not_run:
+        tally.append(f"{len(not_run)} could not run (see Not checked below)")
+    blocks.append(Paragraph(f"RESULT: {results.verdict_line()} - {', '.join(tally)}.", strong=True))
     return blocks
 
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from ..errors import NQueensError
-from ..harness.results import FAIL, ComparisonResults, Environment
+from ..harness.results import FAIL, ComparisonResults, Environment, RunStatus
 from .document import Block, Bullets, Document, Heading, Item, Paragraph, Table
 from .tables import DASH, format_time
 
@@ -154,7 +154,7 @@ def _rank_test(base: Sequence[float], new: Sequence[float]) -> tuple[float, floa
 def _times(results: ComparisonResults, config: str, n: int) -> tuple[float, ...]:
     return tuple(
         r.wall_time for r in results.runs
-        if r.config == config and r.n == n and r.status == "ok" and r.wall_time is not None
+        if r.config == config and r.n == n and r.status == RunStatus.ANSWERED and r.wall_time is not None
     )
 
 

@@ -15,6 +15,11 @@ from typing import Iterator
 
 from ..instance import Instance, Solution
 
+#: The largest board the compiled kernels (bitboard_kernel, constellations_kernel) accept: a mask of
+#: n bits, shifted once, fits in int64. Kept here, in a module without numba, so that choosing a
+#: kernel does not import it.
+COMPILED_MAX_N = 32
+
 
 def row_masks(instance: Instance) -> list[int]:
     """Per row, the columns a queen may take there: all of them, or the pre-placed one, less the

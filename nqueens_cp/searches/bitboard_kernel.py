@@ -50,10 +50,8 @@ import numpy.typing as npt
 
 from ..instance import Solution
 from ..symmetry import INVERSE, MIRROR, REVERSE
+from .bitboard import COMPILED_MAX_N as MAX_N
 from .compiled import compiled, inline
-
-#: The largest board the compiled kernels accept (a mask of n bits, shifted once, fits in int64).
-MAX_N = 32
 
 #: Solutions returned per call to an enumeration kernel, unless the caller chooses otherwise.
 DEFAULT_BATCH_SIZE = 8192

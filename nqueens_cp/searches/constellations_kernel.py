@@ -26,11 +26,9 @@ from typing import Sequence
 import numpy as np
 import numpy.typing as npt
 
+from .bitboard import COMPILED_MAX_N as MAX_N
 from .compiled import compiled, inline
 from .constellations import Constellation, ConstellationCount, Finished, tally
-
-#: The largest board the kernel accepts.
-MAX_N = 32
 
 Int64Array = npt.NDArray[np.int64]
 

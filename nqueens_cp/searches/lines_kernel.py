@@ -24,7 +24,7 @@ it only where the search is used.
 
 from __future__ import annotations
 
-from typing import Iterator, Sequence
+from typing import Iterator
 
 import numpy as np
 import numpy.typing as npt
@@ -187,11 +187,6 @@ class LinesSearch:
         self._state[_CHOOSE] = 1
 
     @property
-    def nodes(self) -> int:
-        """The nodes visited so far (every placement, plus the root)."""
-        return int(self._state[_NODES])
-
-    @property
     def done(self) -> bool:
         """Whether the search space is exhausted."""
         return bool(self._state[_DONE])
@@ -221,10 +216,3 @@ def count(instance: Instance, limit: int | None = None, batch_size: int = 8192) 
         wanted = batch_size if limit is None else min(batch_size, limit - total)
         total += len(search.batch(wanted))
     return total
-
-
-def first_with_nodes(instance: Instance) -> tuple[Solution | None, int]:
-    """One solution (or None) and the nodes the search visited to find it or to prove there is none."""
-    search = LinesSearch(instance)
-    found: Sequence[Solution] = search.batch(1)
-    return (found[0] if found else None), search.nodes

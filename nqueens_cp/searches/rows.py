@@ -23,7 +23,7 @@ def row_solutions(instance: Instance, *, first_row_max: int | None = None) -> It
     if n == 0:
         yield ()
         return
-    pre_placed = instance.placements
+    fixed_by_row = instance.fixed_by_row
     last = n - 1
     column_taken = [False] * n
     up_taken = [False] * (2 * n - 1)  # indexed by row + col
@@ -33,10 +33,10 @@ def row_solutions(instance: Instance, *, first_row_max: int | None = None) -> It
     every_column = tuple(range(n))
     blocked = set(instance.blocked)
     candidates = [
-        tuple(c for c in ((pre_placed[row],) if row in pre_placed else every_column) if (row, c) not in blocked)
+        tuple(c for c in ((fixed_by_row[row],) if row in fixed_by_row else every_column) if (row, c) not in blocked)
         for row in range(n)
     ]
-    if first_row_max is not None and 0 not in pre_placed:
+    if first_row_max is not None and 0 not in fixed_by_row:
         candidates[0] = tuple(c for c in candidates[0] if c <= first_row_max)  # symmetry: the left half of row 0
 
     # stack[row] iterates over the columns row still has to try; rows above it hold their queens.

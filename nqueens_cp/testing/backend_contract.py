@@ -47,7 +47,7 @@ def reference_solutions(instance: Instance) -> frozenset[Solution]:
     """Every solution of ``instance`` by brute force, kept by the checker alone: the permutations of the
     columns (a solution has one queen per column) that keep the pre-placed queens and have distinct
     diagonals (a quick sieve), each then judged by the checker."""
-    n, fixed = instance.n, instance.placements
+    n, fixed = instance.n, instance.fixed_by_row
     candidates = (
         p for p in permutations(range(n))
         if all(p[r] == c for r, c in fixed.items())

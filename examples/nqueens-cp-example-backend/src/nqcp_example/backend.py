@@ -13,7 +13,7 @@ class SetsBackend(Backend):
     summary = "row-by-row backtracking over sets of used columns and diagonals (an example from another package)"
 
     def _solutions(self, instance: Instance, limit: int | None) -> Iterator[Solution]:
-        n, fixed = instance.n, instance.placements
+        n, fixed = instance.n, instance.fixed_by_row
         columns: list[int] = []
 
         def place(row: int, used: set[int], up: set[int], down: set[int]) -> Iterator[Solution]:

@@ -1,0 +1,112 @@
+"""Process hygiene: children that never outlive their run, and the memory of the machine and of a process.
+
+Used by the comparison's worker processes (:mod:`nqueens_cp.harness.worker`, watched by
+:mod:`nqueens_cp.harness.runner`) and by the split runs' process pool
+(:mod:`nqueens_cp.parallel.executors`). Linux first (``prctl``, ``/proc``); elsewhere each helper
+degrades to what the platform offers and says so in its docstring.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import threading
+import time
+
+#: ``prctl`` option: the signal a process gets when its parent exits (linux/prctl.h).
+PR_SET_PDEATHSIG = 1
+
+
+def die_with_parent(parent: int | None = None) -> None:
+    """On Linux, have the kernel SIGKILL this process when its parent exits (even by SIGKILL).
+
+    With ``parent`` (the pid the parent had), exit at once if the parent is already gone, since
+    the request only covers a parent alive when it is made. Elsewhere nothing happens.
+    """
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
+    except (OSError, AttributeError):  # pragma: no cover - no prctl here
+        return
+    if parent is not None and os.getppid() != parent:
+        os._exit(1)
+
+
+def is_alive(pid: int) -> bool:
+    """Whether process ``pid`` is running (a zombie, dead but not yet reaped, counts as gone)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as stat:
+            state = stat.read().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return True  # no /proc: trust kill(pid, 0)
+    return state not in ("Z", "X")
+
+
+def exit_when_gone(pid: int, interval: float) -> None:
+    """End this process now if process ``pid`` is gone, else as soon as a daemon thread, looking
+    every ``interval`` seconds, finds it gone (however it ended: exit, exception, SIGKILL)."""
+    if not is_alive(pid):
+        os._exit(1)
+
+    def watch() -> None:
+        while is_alive(pid):
+            time.sleep(interval)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="nqueens-cp-watchdog", daemon=True).start()
+
+
+def physical_memory_mb() -> float | None:
+    """This machine's physical memory in MB (None where it cannot be read)."""
+    try:
+        return float(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**20)
+    except (ValueError, OSError, AttributeError):  # pragma: no cover - not on Linux
+        return None
+
+
+def resident_kb(pid: int) -> int | None:
+    """The resident set size of process ``pid`` in KiB (None where ``/proc`` cannot tell)."""
+    try:
+        with open(f"/proc/{pid}/status", encoding="ascii", errors="replace") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
+
+
+def peak_resident_kb() -> int | None:
+    """This process's peak resident set size in KiB (None where ``resource`` is missing)."""
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - not on Unix
+        return None
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return int(peak // 1024) if sys.platform == "darwin" else int(peak)
+
+
+def limit_address_space(limit_bytes: int) -> None:
+    """A backstop ``RLIMIT_AS`` of twice ``limit_bytes`` plus 1 GiB (address space is not memory:
+    solver libraries reserve much more than they touch; the parent watches the resident size)."""
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - not on Unix
+        return
+    backstop = 2 * limit_bytes + 2**30
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    if hard != resource.RLIM_INFINITY:
+        backstop = min(backstop, hard)
+    if soft == resource.RLIM_INFINITY or soft > backstop:
+        resource.setrlimit(resource.RLIMIT_AS, (backstop, hard))
