@@ -26,6 +26,8 @@ CONFIGS: list[tuple[str, dict[str, Any]]] = [
     ("minizinc", {}),
     ("asp", {}),
     ("asp", {"formulation": "pairwise"}),
+    ("pb", {}),
+    ("pb", {"formulation": "clauses"}),
     ("choco", {}),
     ("choco", {"alldiff": "AC", "diagonals": "auxiliary", "search": "inorder"}),
     ("xcsp3", {}),

@@ -36,6 +36,7 @@ BLOCKED_CONFIGS: list[tuple[str, dict[str, Any]]] = [
     ("minizinc", {}),
     ("asp", {}),
     ("asp", {"formulation": "pairwise"}),
+    ("pb", {}),
 ]
 
 

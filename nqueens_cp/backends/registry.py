@@ -33,6 +33,7 @@ _REGISTRY: dict[str, str | type[Backend]] = {
     "sat": "nqueens_cp.backends.sat:SatBackend",
     "minizinc": "nqueens_cp.backends.minizinc:MiniZincBackend",
     "asp": "nqueens_cp.backends.asp:AspBackend",
+    "pb": "nqueens_cp.backends.pb:PbBackend",
     "choco": "nqueens_cp.backends.choco:ChocoBackend",
     "xcsp3": "nqueens_cp.backends.xcsp3:Xcsp3Backend",
 }
