@@ -28,6 +28,7 @@ CONFIGS: list[tuple[str, dict[str, Any]]] = [
     ("asp", {"formulation": "pairwise"}),
     ("pb", {}),
     ("pb", {"formulation": "clauses"}),
+    ("smt", {}),
     ("choco", {}),
     ("choco", {"alldiff": "AC", "diagonals": "auxiliary", "search": "inorder"}),
     ("xcsp3", {}),

@@ -25,7 +25,7 @@ from nqueens_cp.testing.backend_contract import (
 from .conftest import CONFIGS, config_id, usable
 
 #: The backends that build a model (the others are plain searches).
-MODEL_BASED = frozenset({"cpsat", "sat", "minizinc", "choco", "xcsp3", "asp", "pb"})
+MODEL_BASED = frozenset({"cpsat", "sat", "minizinc", "choco", "xcsp3", "asp", "pb", "smt"})
 
 #: Run by other tests already for every backend (the unique and completion tests), or slow through a solver.
 ELSEWHERE = (check_unique_counts,)

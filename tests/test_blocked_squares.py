@@ -37,6 +37,8 @@ BLOCKED_CONFIGS: list[tuple[str, dict[str, Any]]] = [
     ("asp", {}),
     ("asp", {"formulation": "pairwise"}),
     ("pb", {}),
+    ("smt", {}),
+    ("smt", {"model": "int"}),
 ]
 
 

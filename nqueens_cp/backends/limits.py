@@ -184,3 +184,22 @@ def row_model_estimate(instance: Instance, solver: str) -> ModelEstimate:
     return ModelEstimate(f"row model of n = {instance.n} in {solver}", ModelSize(rows, 3 + len(instance.fixed)),
                          values * BYTES_PER_ROW_DOMAIN_VALUE / 2**20,
                          "use --backend cpsat or backtrack (first-fail search)")
+
+
+#: Bytes one square of the Boolean SMT model costs in z3 (text, parse and solver; peak memory over
+#: start-up for a first solution: 5.7 KB at n = 128, 4.6 KB at n = 256).
+BYTES_PER_SMT_SQUARE = 6000
+#: Bytes one pair of rows costs in the integer SMT model (z3 expands each distinct into pairwise
+#: disequalities, three per pair, and its arithmetic search keeps bounds on them: 92 KB at n = 32).
+BYTES_PER_SMT_ROW_PAIR = 100_000
+
+
+def smt_estimate(instance: Instance, model: str) -> ModelEstimate:
+    """The SMT model of ``instance`` in z3: O(n²) for both (squares, or the distinct's row pairs)."""
+    n = model_rows(instance)
+    if model == "int":
+        pairs = n * (n - 1) // 2
+        return ModelEstimate(f"integer SMT model of n = {instance.n}", ModelSize(n, 3 * pairs, "disequalities"),
+                             pairs * BYTES_PER_SMT_ROW_PAIR / 2**20, "use -O model=bool or --backend cpsat")
+    return ModelEstimate(f"Boolean SMT model of n = {instance.n}", ModelSize(n * n, 6 * n),
+                         n * n * BYTES_PER_SMT_SQUARE / 2**20, "use --backend cpsat or backtrack (first-fail search)")

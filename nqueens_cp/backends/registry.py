@@ -34,6 +34,7 @@ _REGISTRY: dict[str, str | type[Backend]] = {
     "minizinc": "nqueens_cp.backends.minizinc:MiniZincBackend",
     "asp": "nqueens_cp.backends.asp:AspBackend",
     "pb": "nqueens_cp.backends.pb:PbBackend",
+    "smt": "nqueens_cp.backends.smt:SmtBackend",
     "choco": "nqueens_cp.backends.choco:ChocoBackend",
     "xcsp3": "nqueens_cp.backends.xcsp3:Xcsp3Backend",
 }

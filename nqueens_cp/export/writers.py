@@ -1,10 +1,10 @@
-"""Writers for the exported models: DIMACS CNF, CP-SAT protobuf text, MiniZinc, OPB, XCSP3 and ASP.
+"""Writers for the exported models: DIMACS CNF, CP-SAT protobuf text, MiniZinc, OPB, XCSP3, ASP and SMT-LIB 2.
 
 Every writer returns the whole file as a string, deterministically (the same instance gives the
 same bytes), so ``models/`` can be checked against the code. Every model comes from
 :mod:`nqueens_cp.models` — the CNF from :func:`~nqueens_cp.models.cnf.build_cnf`, the CP-SAT model
 from :func:`~nqueens_cp.models.cpsat.build_cpsat_model`, MiniZinc and OPB from
-:mod:`nqueens_cp.models.text`, XCSP3 from :mod:`nqueens_cp.models.xcsp3`, the logic program from :mod:`nqueens_cp.models.asp` — so what is exported is exactly what the backends solve; this module
+:mod:`nqueens_cp.models.text`, XCSP3 from :mod:`nqueens_cp.models.xcsp3`, the logic program from :mod:`nqueens_cp.models.asp`, SMT-LIB from :mod:`nqueens_cp.models.smt` — so what is exported is exactly what the backends solve; this module
 adds the header comments that explain each file.
 
 In the DIMACS and OPB files, square ``(r, c)`` (0-based) is variable ``r*n + c + 1``.
@@ -45,6 +45,7 @@ __all__ = [
 #: The export formats, and the file suffix each is written with.
 FORMAT_SUFFIXES: dict[str, str] = {
     "dimacs": ".cnf", "cpsat": ".cpsat.pbtxt", "minizinc": ".mzn", "opb": ".opb", "xcsp3": ".xml", "asp": ".asp.lp",
+    "smt2": ".smt2", "smt2-int": ".int.smt2",
 }
 FORMATS: tuple[str, ...] = tuple(FORMAT_SUFFIXES)
 
@@ -171,7 +172,25 @@ def asp_text(instance: Instance) -> str:
     return asp_program(instance).text
 
 
+def smt2_bool_text(instance: Instance) -> str:
+    """The ``smt`` backend's Boolean model of ``instance`` as SMT-LIB 2 (z3's cardinality extensions)."""
+    require_instance(instance)
+    from ..models.smt import smt2_text
+
+    return smt2_text(instance, "bool")
+
+
+def smt2_int_text(instance: Instance) -> str:
+    """The ``smt`` backend's integer model of ``instance`` (three ``distinct``) as SMT-LIB 2, logic QF_LIA."""
+    require_instance(instance)
+    from ..models.smt import smt2_text
+
+    return smt2_text(instance, "int")
+
+
 _WRITERS: dict[str, Callable[[Instance], str]] = {
+    "smt2": smt2_bool_text,
+    "smt2-int": smt2_int_text,
     "asp": asp_text,
     "cpsat": cpsat_text,
     "minizinc": minizinc_text,
