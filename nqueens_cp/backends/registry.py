@@ -35,6 +35,7 @@ _REGISTRY: dict[str, str | type[Backend]] = {
     "asp": "nqueens_cp.backends.asp:AspBackend",
     "pb": "nqueens_cp.backends.pb:PbBackend",
     "smt": "nqueens_cp.backends.smt:SmtBackend",
+    "mip": "nqueens_cp.backends.mip:MipBackend",
     "choco": "nqueens_cp.backends.choco:ChocoBackend",
     "xcsp3": "nqueens_cp.backends.xcsp3:Xcsp3Backend",
 }

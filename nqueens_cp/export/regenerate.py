@@ -6,7 +6,7 @@ Run from the repository root::
 
 It writes ``models/cnf/queens8-<encoding>.cnf`` for every ``sat`` encoding, the CP-SAT model
 ``models/queens8.cpsat.pbtxt``, the MiniZinc model ``models/queens8.mzn`` and the pseudo-Boolean
-model ``models/queens8.opb``, the XCSP3 model ``models/queens8.xml``, the logic program ``models/queens8.asp.lp`` and the SMT-LIB models ``models/queens8.smt2`` and ``models/queens8.int.smt2``. ``tests/test_models_dir.py`` fails when ``models/`` differs from
+model ``models/queens8.opb``, the XCSP3 model ``models/queens8.xml``, the logic program ``models/queens8.asp.lp`` and the SMT-LIB models ``models/queens8.smt2`` and ``models/queens8.int.smt2``, the 0-1 program ``models/queens8.lp`` and ``models/queens8.mps``. ``tests/test_models_dir.py`` fails when ``models/`` differs from
 what this would write.
 """
 
@@ -25,7 +25,7 @@ __all__ = ["EXAMPLE_FORMATS", "EXAMPLE_N", "example_models", "main", "regenerate
 #: The board size of the examples under ``models/``.
 EXAMPLE_N = 8
 #: The formats written besides one DIMACS file per encoding.
-EXAMPLE_FORMATS: tuple[str, ...] = ("cpsat", "minizinc", "opb", "xcsp3", "asp", "smt2", "smt2-int")
+EXAMPLE_FORMATS: tuple[str, ...] = ("cpsat", "minizinc", "opb", "xcsp3", "asp", "smt2", "smt2-int", "lp", "mps")
 
 
 def example_models(n: int = EXAMPLE_N) -> dict[str, str]:
