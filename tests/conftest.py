@@ -20,13 +20,19 @@ __all__ = ["pytest_make_collect_report", "pytest_runtest_makereport", "under_ci"
 
 REPO = Path(__file__).resolve().parents[1]
 
-#: Every backend with its defaults, the sat backend once per encoding, and two more sat solvers.
+#: Every backend with its defaults, the sat backend once per encoding, asp once per formulation, and two
+#: more sat solvers (last: the property test takes the last two).
 CONFIGS: list[tuple[str, dict[str, Any]]] = [
     *[(name, {}) for name in ("backtrack", "bitboard", "cpsat")],
     ("bitboard", {"kernel": "python"}),
     ("cpsat", {"search_workers": 2}),
     *[("sat", {"encoding": encoding}) for encoding in ENCODINGS],
     ("minizinc", {}),
+    ("asp", {}),
+    ("asp", {"formulation": "pairwise"}),
+    ("pb", {}),
+    ("pb", {"formulation": "clauses"}),
+    ("smt", {}),
     ("choco", {}),
     ("choco", {"alldiff": "AC", "diagonals": "auxiliary", "search": "inorder"}),
     ("xcsp3", {}),
@@ -45,6 +51,7 @@ SEARCH_CONFIGS: list[tuple[str, dict[str, Any]]] = [
     ("cpsat", {}),
     ("sat", {}),
     ("sat", {"encoding": "seqcounter"}),
+    ("asp", {}),
 ]
 
 

@@ -163,6 +163,60 @@ def refuse_row_order_first(instance: Instance, backend: str) -> None:
         )
 
 
+#: Bytes one square-on-a-line fact of the ASP ``lines`` program costs in gringo and clasp (peak
+#: memory over start-up: 530 B at n = 128, 256 and 512).
+BYTES_PER_ASP_LINE_SQUARE = 550
+#: Bytes one pair of squares on a line costs in the ``pairwise`` program (158 B at n = 64, 176 B at n = 32).
+BYTES_PER_ASP_PAIR = 180
+
+
+def _line_lengths(n: int) -> list[int]:
+    """The length of every line of the n x n board with two or more squares (rows, columns, diagonals)."""
+    diagonals = [*range(2, n), n, *range(n - 1, 1, -1)] if n >= 2 else []
+    return [n] * (2 * n) + diagonals * 2
+
+
+def asp_estimate(instance: Instance, formulation: str) -> ModelEstimate:
+    """The ground ASP program of ``instance``: the full board of its model rows (an upper bound when reduced)."""
+    n = model_rows(instance)
+    lengths = _line_lengths(n)
+    if formulation == "pairwise":
+        pairs = sum(length * (length - 1) // 2 for length in lengths)
+        megabytes = pairs * BYTES_PER_ASP_PAIR / 2**20
+        instead = "use -O formulation=lines (a cardinality constraint per line, O(n²) ground)"
+        size = ModelSize(n * n, pairs, "ground pair constraints")
+    else:
+        occurrences = sum(lengths)
+        megabytes = occurrences * BYTES_PER_ASP_LINE_SQUARE / 2**20
+        instead = "use --backend backtrack (first-fail search) or cpsat"
+        size = ModelSize(n * n, len(lengths), "line constraints")
+    return ModelEstimate(f"ground {formulation} ASP program of n = {instance.n}", size, megabytes, instead)
+
+
+#: Bytes one term of a line constraint costs in Exact (the ``pb`` backend), with its variable's share
+#: (peak memory over start-up: 730 B at n = 256, 820 B at n = 128).
+BYTES_PER_PB_TERM = 800
+#: Bytes one term of a pair constraint costs (``formulation=clauses``: 280 B at n = 64).
+BYTES_PER_PB_PAIR_TERM = 300
+
+
+def pb_estimate(instance: Instance, formulation: str) -> ModelEstimate:
+    """The PB model of ``instance`` in Exact: its terms (one per square per line, or two per pair)."""
+    n = model_rows(instance)
+    lengths = _line_lengths(n)
+    if formulation == "clauses":
+        pairs = sum(length * (length - 1) // 2 for length in lengths)
+        terms, constraints = 2 * pairs + n * n, pairs + 2 * n
+        instead = "use -O formulation=lines (one cardinality constraint per line)"
+        megabytes = terms * BYTES_PER_PB_PAIR_TERM / 2**20
+    else:
+        terms, constraints = sum(lengths), len(lengths)
+        instead = "use --backend backtrack (first-fail search) or cpsat"
+        megabytes = terms * BYTES_PER_PB_TERM / 2**20
+    return ModelEstimate(f"{formulation} PB model of n = {instance.n}", ModelSize(n * n, constraints),
+                         megabytes, instead)
+
+
 #: Bytes the row model of a board of n rows costs per domain value (n² values, enumerated domains)
 #: in Choco (pychoco): the peak resident memory after a first solution, measured at n = 1000 and
 #: 2000 (``benchmarks/bench_paradigms.py --memory``).
@@ -177,3 +231,44 @@ def row_model_estimate(instance: Instance, solver: str) -> ModelEstimate:
     return ModelEstimate(f"row model of n = {instance.n} in {solver}", ModelSize(rows, 3 + len(instance.fixed)),
                          values * BYTES_PER_ROW_DOMAIN_VALUE / 2**20,
                          "use --backend cpsat or backtrack (first-fail search)")
+
+
+#: Bytes one square of the Boolean SMT model costs in z3 (text, parse and solver; peak memory over
+#: start-up for a first solution: 5.7 KB at n = 128, 4.6 KB at n = 256).
+BYTES_PER_SMT_SQUARE = 6000
+#: Bytes one pair of rows costs in the integer SMT model (z3 expands each distinct into pairwise
+#: disequalities, three per pair, and its arithmetic search keeps bounds on them: 92 KB at n = 32).
+BYTES_PER_SMT_ROW_PAIR = 100_000
+
+
+def smt_estimate(instance: Instance, model: str) -> ModelEstimate:
+    """The SMT model of ``instance`` in z3: O(n²) for both (squares, or the distinct's row pairs)."""
+    n = model_rows(instance)
+    if model == "int":
+        pairs = n * (n - 1) // 2
+        return ModelEstimate(f"integer SMT model of n = {instance.n}", ModelSize(n, 3 * pairs, "disequalities"),
+                             pairs * BYTES_PER_SMT_ROW_PAIR / 2**20, "use -O model=bool or --backend cpsat")
+    return ModelEstimate(f"Boolean SMT model of n = {instance.n}", ModelSize(n * n, 6 * n),
+                         n * n * BYTES_PER_SMT_SQUARE / 2**20, "use --backend cpsat or backtrack (first-fail search)")
+
+
+#: Bytes one nonzero of the 0-1 program costs in HiGHS with the Python-side arrays (peak memory
+#: over start-up for a first solution: 470 B at n = 256 with ``lines``, 1000 B at n = 64 with
+#: ``pairwise``; the larger is taken).
+BYTES_PER_MIP_NONZERO = 1000
+
+
+def mip_estimate(instance: Instance, formulation: str) -> ModelEstimate:
+    """The 0-1 program of ``instance`` in HiGHS: its nonzeros (one per square per line, or two per pair)."""
+    n = model_rows(instance)
+    lengths = _line_lengths(n)
+    diagonals = lengths[2 * n:]
+    if formulation == "pairwise":
+        pairs = sum(length * (length - 1) // 2 for length in diagonals)
+        nonzeros, rows = 2 * n * n + 2 * pairs, 2 * n + pairs
+        instead = "use -O formulation=lines (one row per diagonal)"
+    else:
+        nonzeros, rows = sum(lengths), len(lengths)
+        instead = "use --backend cpsat or backtrack (first-fail search)"
+    return ModelEstimate(f"{formulation} 0-1 program of n = {instance.n}", ModelSize(n * n, rows, "rows"),
+                         nonzeros * BYTES_PER_MIP_NONZERO / 2**20, instead)

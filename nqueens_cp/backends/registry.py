@@ -32,6 +32,10 @@ _REGISTRY: dict[str, str | type[Backend]] = {
     "cpsat": "nqueens_cp.backends.cpsat:CpSatBackend",
     "sat": "nqueens_cp.backends.sat:SatBackend",
     "minizinc": "nqueens_cp.backends.minizinc:MiniZincBackend",
+    "asp": "nqueens_cp.backends.asp:AspBackend",
+    "pb": "nqueens_cp.backends.pb:PbBackend",
+    "smt": "nqueens_cp.backends.smt:SmtBackend",
+    "mip": "nqueens_cp.backends.mip:MipBackend",
     "choco": "nqueens_cp.backends.choco:ChocoBackend",
     "xcsp3": "nqueens_cp.backends.xcsp3:Xcsp3Backend",
 }

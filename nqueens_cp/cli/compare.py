@@ -118,7 +118,8 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--backends", metavar="LIST",
                         help="comma-separated configurations, NAME[:KEY=VALUE...], e.g. "
                         "backtrack,cpsat,sat:encoding=pairwise (default: every backend, the sat encodings "
-                        "pairwise, seqcounter and totalizer side by side)")
+                        "pairwise, seqcounter and totalizer side by side; pb, smt and mip only when named: "
+                        "they enumerate by one solver call per solution)")
     parser.add_argument("--repeat", type=integer("--repeat", 1, MAX_REPEAT), default=DEFAULT_REPEAT, metavar="R",
                         help=f"repetitions of each run (default {DEFAULT_REPEAT})")
     parser.add_argument("--timeout", type=number("--timeout"), default=DEFAULT_TIMEOUT, metavar="S",
