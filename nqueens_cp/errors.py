@@ -37,6 +37,12 @@ class SolverError(NQueensError, RuntimeError):
     """A solver failed or stopped before it could answer (for example a time limit was hit)."""
 
 
+class SearchStoppedError(SolverError):
+    """A solver reached a bound it was given (a time limit) before it had answered: the run
+    stopped, nothing is known to be wrong, and what it produced so far (solutions already
+    streamed) stands. The command line ends such a run with its own exit status (3)."""
+
+
 class SearchBoundError(SolverError):
     """An incomplete search (local search) stopped at its step or time bound without a solution.
 

@@ -8,8 +8,9 @@ from typing import Any
 
 from ..backends.defaults import DEFAULT_BACKENDS, LOCAL_SEARCH_FROM_N, Question, default_backend
 from ..backends.registry import create_backend
-from ..errors import SearchBoundError
+from ..errors import SearchBoundError, SearchStoppedError
 from ..instance import Instance
+from . import EXIT_STOPPED
 from .certify import add_certify_arguments, run_certified, wants_certificate
 from .common import add_backend_options, add_board_arguments, backend_options, board_instance, integer
 from .output import emit_solution, write_columns
@@ -22,11 +23,21 @@ DEFAULT_HELP = {"first": "the first solution", "count": "--count or --unique", "
 SHOW_MAX_N = 1000
 
 
+#: What each exit status of ``solve`` means (in its help, and so in the CLI reference).
+EXIT_STATUSES = (
+    "0: answered; 1: no solution (no completion), a count that differs from the published one (OEIS), "
+    "or a split run that failed; 2: bad input (one line on stderr, nothing built); 3: stopped at a "
+    "bound the backend was given (cpsat --time-limit) before it answered: the solutions already "
+    "written stand, the answer is not complete; 130: interrupted (Ctrl-C)"
+)
+
+
 def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "solve",
         help="find the first solution, all solutions, or their count",
         description="Solve one N-Queens instance. Default: print the first solution.",
+        epilog=f"Exit status: {EXIT_STATUSES}.",
     )
     add_board_arguments(parser)
     parser.add_argument(
@@ -96,9 +107,14 @@ def run(args: argparse.Namespace) -> int:
             return 1
         solutions = iter(() if first is None else (first,))
     found = 0
-    for solution in solutions:
-        emit_solution(solution, out, output_format=args.format, show=args.show)
-        found += 1
+    try:
+        for solution in solutions:
+            emit_solution(solution, out, output_format=args.format, show=args.show)
+            found += 1
+    except SearchStoppedError as stop:  # what was written stands; the rest is not known
+        out.flush()
+        sys.stderr.write(f"nqueens-cp: stopped: {stop}; the {found} solution(s) written are not all\n")
+        return EXIT_STOPPED
     out.flush()
     if args.all and args.limit is None and not _matches_published(found, instance, args.unique, streamed=True):
         return 1
