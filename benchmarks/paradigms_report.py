@@ -65,7 +65,7 @@ def configurations(*, counting: bool) -> list[str]:
             usable = cls.unavailable_reason() is None
         except Exception:  # a broken plug-in is left out, as compare's default does
             continue
-        if not usable or (getattr(cls, "counts_only", False) and not counting):
+        if not usable or ("count" if counting else "first") not in cls.answers:
             continue
         texts.append(name)
         texts.extend(VARIANTS.get(name, ()) if not counting or name != "cpsat" else ())

@@ -37,6 +37,28 @@ class SolverError(NQueensError, RuntimeError):
     """A solver failed or stopped before it could answer (for example a time limit was hit)."""
 
 
+class SearchStoppedError(SolverError):
+    """A solver reached a bound it was given (a time limit) before it had answered: the run
+    stopped, nothing is known to be wrong, and what it produced so far (solutions already
+    streamed) stands. The command line ends such a run with its own exit status (3)."""
+
+
+class SearchBoundError(SolverError):
+    """An incomplete search (local search) stopped at its step or time bound without a solution.
+
+    It proves nothing: the instance may still have one. The command line says "no completion found
+    within the bound" (exit status 1), never "no solution". ``bound`` says which bound was reached.
+    """
+
+    def __init__(self, bound: str) -> None:
+        self.bound = bound
+        super().__init__(f"no completion found within the bound ({bound}; local search cannot prove that none exists)")
+
+    def describe(self, instance: str) -> str:
+        """The message, naming the instance."""
+        return f"no completion found within the bound for {instance} ({self.bound}; local search cannot prove that none exists)"
+
+
 class CheckpointError(NQueensError):
     """A checkpoint file cannot be used: made for another run, unreadable, or not a checkpoint."""
 

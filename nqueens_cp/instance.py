@@ -13,9 +13,10 @@ from typing import Iterable, Literal, Mapping, TypeAlias, cast
 
 from .errors import InvalidInstanceError
 
-#: The largest board accepted: well beyond what any backend here can solve (about n = 1000 for a
-#: first solution), small enough that sizes derived from ``n`` stay machine integers.
-MAX_N = 100_000
+#: The largest board accepted: columns fit in int32. Each backend takes boards up to its own
+#: ``max_n`` (the complete searches and models 100,000; local search and the constructions this,
+#: as memory allows, estimated before anything is built).
+MAX_N = 2**31 - 1
 
 #: A solution: ``sol[row] == col``, 0-based, one entry per row.
 Solution: TypeAlias = tuple[int, ...]

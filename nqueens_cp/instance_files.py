@@ -37,7 +37,7 @@ from typing import Any
 
 from .errors import InstanceFileError, InvalidInstanceError
 from .excluded_diagonals import Diagonal, ExcludedDiagonals
-from .instance import Instance
+from .instance import MAX_N, Instance
 
 _ASSIGNMENT = re.compile(r"^\s*(?:letting\s+)?([A-Za-z_]\w*)\s*(?:=|\bbe\b)(.*)$")
 _INTEGER = re.compile(r"\s*(-?\d+)\s*")
@@ -149,9 +149,12 @@ def _require(path: str, values: dict[str, _Value], names: tuple[str, ...], kind:
 
 
 def _board_size(path: str, value: _Value) -> int:
+    """The file's n, checked against the board limit before anything is built from it."""
     n = _integer(path, value)
     if n < 0:
         raise InstanceFileError(f"{path}:{value.line}: n must be >= 0, got {n}")
+    if n > MAX_N:
+        raise InstanceFileError(f"{path}:{value.line}: n must be <= {MAX_N}, got {n}")
     return n
 
 

@@ -14,15 +14,25 @@ import pytest
 from nqueens_cp.backends.registry import create_backend
 from nqueens_cp.models.cnf import ENCODINGS
 
+from .ci_skips import pytest_make_collect_report, pytest_runtest_makereport, under_ci
+
+__all__ = ["pytest_make_collect_report", "pytest_runtest_makereport", "under_ci"]  # hooks of tests/ci_skips.py
+
 REPO = Path(__file__).resolve().parents[1]
 
-#: Every backend with its defaults, the sat backend once per encoding, and two more sat solvers.
+#: Every backend with its defaults, the sat backend once per encoding, asp once per formulation, and two
+#: more sat solvers (last: the property test takes the last two).
 CONFIGS: list[tuple[str, dict[str, Any]]] = [
     *[(name, {}) for name in ("backtrack", "bitboard", "cpsat")],
     ("bitboard", {"kernel": "python"}),
     ("cpsat", {"search_workers": 2}),
     *[("sat", {"encoding": encoding}) for encoding in ENCODINGS],
     ("minizinc", {}),
+    ("asp", {}),
+    ("asp", {"formulation": "pairwise"}),
+    ("pb", {}),
+    ("pb", {"formulation": "clauses"}),
+    ("smt", {}),
     ("choco", {}),
     ("choco", {"alldiff": "AC", "diagonals": "auxiliary", "search": "inorder"}),
     ("xcsp3", {}),
@@ -31,6 +41,16 @@ CONFIGS: list[tuple[str, dict[str, Any]]] = [
     ("cpmpy", {"solver": "choco"}),
     ("sat", {"solver": "minisat22"}),
     ("sat", {"solver": "glucose4"}),
+]
+
+#: The backends that find one solution and neither count nor enumerate (``Backend.answers``),
+#: with their methods: run by the contract kit's first-solution checks, kept out of CONFIGS
+#: (whose tests enumerate).
+FIRST_ONLY_CONFIGS: list[tuple[str, dict[str, Any]]] = [
+    ("localsearch", {}),
+    ("localsearch", {"method": "minconflicts"}),
+    ("construction", {}),
+    ("construction", {"method": "bernhardsson"}),
 ]
 
 
@@ -55,6 +75,7 @@ SEARCH_CONFIGS: list[tuple[str, dict[str, Any]]] = [
     ("cpsat", {}),
     ("sat", {}),
     ("sat", {"encoding": "seqcounter"}),
+    ("asp", {}),
 ]
 
 
@@ -64,21 +85,21 @@ def config_id(config: tuple[str, dict[str, Any]]) -> str:
 
 
 def require_backend(name: str) -> None:
-    """Skip the test when backend ``name`` cannot run here (a program missing); under CI=true, fail."""
+    """Skip the test when backend ``name`` cannot run here (a program missing; under CI a failure,
+    see tests/ci_skips.py)."""
     from nqueens_cp.backends.registry import backend_class
 
     reason = backend_class(name).unavailable_reason()
     if reason is not None:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"{reason} (.ci/install-external-solvers.sh installs it)")
-        pytest.skip(reason)
+        pytest.skip(f"{reason} (.ci/install-external-solvers.sh installs it)")
 
 
 def usable(configs: list[tuple[str, dict[str, Any]]]) -> list[tuple[str, dict[str, Any]]]:
-    """The configurations whose backend can run here (all of them under CI=true, else a failure)."""
+    """The configurations whose backend can run here (all of them under CI: one that cannot run
+    then fails the test)."""
     from nqueens_cp.backends.registry import backend_class
 
-    if os.environ.get("CI") == "true":
+    if under_ci():
         return configs
     return [config for config in configs if backend_class(config[0]).unavailable_reason() is None]
 
@@ -89,8 +110,8 @@ STARTS_A_PROGRAM_PER_SOLVE = frozenset({"minizinc", "xcsp3"})
 
 
 def backend_params(names: Sequence[str]) -> list[Any]:
-    """``names`` as pytest parameters: a backend that cannot run here is skipped (outside CI),
-    one that starts a program per solve is marked slow."""
+    """``names`` as pytest parameters: a backend that cannot run here is skipped (a failure under
+    CI, see tests/ci_skips.py), one that starts a program per solve is marked slow."""
     from nqueens_cp.backends.registry import backend_class
 
     params = []
@@ -99,7 +120,7 @@ def backend_params(names: Sequence[str]) -> list[Any]:
         if name in STARTS_A_PROGRAM_PER_SOLVE:
             marks.append(pytest.mark.slow)
         reason = backend_class(name).unavailable_reason()
-        if reason is not None and os.environ.get("CI") != "true":
+        if reason is not None:
             marks.append(pytest.mark.skip(reason=reason))
         params.append(pytest.param(name, marks=marks, id=name))
     return params

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+import signal
 import time
 from contextlib import contextmanager
 from pathlib import Path
@@ -113,6 +114,38 @@ class MemoryHogBackend(BitboardBackend):
         del held
 
 
+class NativelyInterruptedBackend(BitboardBackend):
+    """Raises what PySAT's C extension raises when Ctrl-C arrives during one of its calls: its own
+    ``pycard.error("Caught keyboard interrupt")``, not ``KeyboardInterrupt``."""
+
+    name = "natively-interrupted"
+    summary = "a native library's report of Ctrl-C (tests only)"
+
+    def count(self, instance: Instance, *, limit: int | None = None, unique: bool = False) -> int:
+        import pycard
+
+        raise pycard.error("Caught keyboard interrupt")
+
+
+class InterruptWrappingBackend(BitboardBackend):
+    """Receives a real SIGINT, and wraps the ``KeyboardInterrupt`` in an error of its own (as a
+    library calling back into Python may), raised outside the handler."""
+
+    name = "interrupt-wrapping"
+    summary = "a library that turns Ctrl-C into its own error (tests only)"
+
+    def count(self, instance: Instance, *, limit: int | None = None, unique: bool = False) -> int:
+        failed = False
+        try:
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(5)  # the signal is handled here
+        except KeyboardInterrupt:
+            failed = True
+        if failed:
+            raise RuntimeError("solver callback failed")  # no trace of the interrupt in the error
+        return super().count(instance, limit=limit, unique=unique)
+
+
 #: Every backend the tests run through the CLI, by name: ``module:Class`` for the registry.
 TEST_BACKENDS = {
     "sleepy": "tests.parallel_backends:SleepyBackend",
@@ -120,6 +153,8 @@ TEST_BACKENDS = {
     "miscounting-batches": "tests.reliability_backends:MiscountingBatchesBackend",
     "segfaulting": "tests.reliability_backends:SegfaultingBackend",
     "memoryhog": "tests.reliability_backends:MemoryHogBackend",
+    "natively-interrupted": "tests.reliability_backends:NativelyInterruptedBackend",
+    "interrupt-wrapping": "tests.reliability_backends:InterruptWrappingBackend",
 }
 
 #: ``python -c`` source of the CLI with every test backend registered (workers import them by reference).

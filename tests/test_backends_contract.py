@@ -18,23 +18,34 @@ from nqueens_cp.checker import is_valid_solution
 from nqueens_cp.testing.backend_contract import (
     CHECKS,
     COUNT_ONLY_CHECKS,
+    check_first_solutions,
     check_model_size,
     check_unique_counts,
     reference_solutions,
 )
 
-from .conftest import CONFIGS, COUNT_CONFIGS, config_id, require_backend, usable
+from .conftest import CONFIGS, COUNT_CONFIGS, FIRST_ONLY_CONFIGS, config_id, require_backend, usable
 
 #: The backends that build a model (the others are plain searches).
-MODEL_BASED = frozenset({"cpsat", "sat", "minizinc", "choco", "xcsp3", "cpmpy", "ganak", "approxmc", "bdd"})
+MODEL_BASED = frozenset({"cpsat", "sat", "minizinc", "choco", "xcsp3", "cpmpy", "ganak", "approxmc", "bdd",
+                         "asp", "pb", "smt", "mip"})
 
 #: Run by other tests already for every backend (the unique and completion tests), or slow through a solver.
-ELSEWHERE = (check_unique_counts,)
+#: Run by other tests already for every backend (the unique and completion tests), or slow through a solver
+#: (thirty first solutions each; run for the first-solution backends below).
+ELSEWHERE = (check_unique_counts, check_first_solutions)
 
 
 @pytest.mark.parametrize("check", [c for c in CHECKS if c not in ELSEWHERE], ids=lambda check: check.__name__)
 def test_contract(backend: Any, check: Callable[[Backend], None]) -> None:
     check(backend)
+
+
+@pytest.mark.parametrize("config", FIRST_ONLY_CONFIGS, ids=config_id)
+@pytest.mark.parametrize("check", CHECKS, ids=lambda check: check.__name__)
+def test_contract_of_first_solution_backends(config: tuple[str, dict[str, Any]], check: Callable[[Backend], None]) -> None:
+    name, options = config
+    check(create_backend(name, **options))
 
 
 def test_model_based_backends_report_their_size(backend: Any) -> None:
@@ -78,7 +89,9 @@ def test_random_pre_placements_agree_across_backends(instance: Instance) -> None
 def test_contract_configs_cover_every_registered_backend() -> None:
     from nqueens_cp.backends.registry import backend_names
 
-    assert set(backend_names()) <= {name for name, _ in CONFIGS + COUNT_CONFIGS}
+    # mip enumerates by no-good cuts, one solve per solution: tests/test_backend_mip.py runs the kit
+    # within its enumeration bound (n <= 8), with the slow tests.
+    assert set(backend_names()) - {"mip"} <= {name for name, _ in CONFIGS + FIRST_ONLY_CONFIGS + COUNT_CONFIGS}
 
 
 #: ApproxMC 4.4.0 (pyapproxmc) counts 1 model for the 4-queens CNF, which has 2, with every epsilon,

@@ -34,6 +34,11 @@ BLOCKED_CONFIGS: list[tuple[str, dict[str, Any]]] = [
     ("sat", {}),
     ("sat", {"encoding": "seqcounter"}),
     ("minizinc", {}),
+    ("asp", {}),
+    ("asp", {"formulation": "pairwise"}),
+    ("pb", {}),
+    ("smt", {}),
+    ("smt", {"model": "int"}),
 ]
 
 

@@ -17,6 +17,8 @@ from nqueens_cp.excluded_diagonals import Diagonal, ExcludedDiagonals, reduce_co
 from nqueens_cp.instance import diagonal_squares
 from nqueens_cp.instance_files import read_completion, read_excluded_diagonals, read_instance
 
+from .conftest import run_cli
+
 DATA = Path(__file__).parent / "data" / "csplib079"
 
 
@@ -275,3 +277,20 @@ def test_generator_reproduces_csplib_instances() -> None:
     instance = problem.instance()
     assert all(len(instance.allowed_columns(r)) >= 4 for r in range(12))
     assert all(sum((r, c) not in set(instance.blocked) for r in range(12)) >= 4 for c in range(12))
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["n = 1000000000000\nnumdiags = 1\ndiags = [[0,1]]\n", "letting n be 1000000000000\nletting init be [[0,0]]\n",
+     "n = 100001\nnumdiags = 0\ndiags = []\n"],
+    ids=["excluded-diagonals", "completion", "one-over"],
+)
+def test_an_instance_files_n_is_checked_against_the_board_limit_first(tmp_path: Path, text: str) -> None:
+    from nqueens_cp.instance import MAX_N
+
+    path = tmp_path / "big.param"
+    path.write_text(text)
+    with pytest.raises(InstanceFileError, match=rf"big.param:1: n must be <= {MAX_N}, got \d+"):
+        read_instance(path)  # at once: nothing of size n is built (this hung in a loop over range(n))
+    done = run_cli("solve", "--instance", str(path), timeout=30)
+    assert (done.returncode, done.stdout) == (2, "") and len(done.stderr.splitlines()) == 1

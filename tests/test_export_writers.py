@@ -201,11 +201,30 @@ def test_minizinc_text_carries_model_and_data() -> None:
     assert "array2d(1..0, 1..2, [])" in minizinc_text(Instance(8))
 
 
-@pytest.mark.parametrize("fmt", FORMATS)
-def test_exports_are_deterministic(fmt: str) -> None:
-    instance = Instance(7, [(3, 3)])
-    assert export_model(instance, fmt) == export_model(instance, fmt)
-    assert export_model(instance, fmt).endswith("\n")
+#: Every format's export of one instance, printed by a fresh interpreter as JSON.
+_EXPORT_ALL = (
+    "import json\n"
+    "from nqueens_cp import Instance\n"
+    "from nqueens_cp.export import FORMATS, export_model\n"
+    "print(json.dumps({f: export_model(Instance(7, [(3, 3)]), f) for f in FORMATS}))\n"
+)
+
+
+def test_exports_are_deterministic() -> None:
+    """The same file from separate processes with different hash seeds (set and dict order, ids
+    made while building), and from this one."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    here = {fmt: export_model(Instance(7, [(3, 3)]), fmt) for fmt in FORMATS}
+    for seed in ("1", "2"):
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        done = subprocess.run([sys.executable, "-c", _EXPORT_ALL], capture_output=True, text=True, env=env,
+                              timeout=120, check=True)
+        assert json.loads(done.stdout) == here, f"PYTHONHASHSEED={seed}"
+    assert all(text.endswith("\n") for text in here.values())
 
 
 def test_export_model_rejects_bad_format_and_stray_encoding() -> None:

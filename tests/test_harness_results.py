@@ -14,11 +14,13 @@ from nqueens_cp.backends.configuration import Configuration
 from nqueens_cp.errors import ResultsFileError
 from nqueens_cp.harness.comparison import ComparisonRequest, run_comparison
 from nqueens_cp.harness.configs import default_configuration_texts, parse_configurations
+from nqueens_cp.harness.gallery import solve_gallery
 from nqueens_cp.harness.results import CSV_COLUMNS, SCHEMA_VERSION, ComparisonResults
 from nqueens_cp.harness.tasks import AllSolutions
 from nqueens_cp.reports.files import OutputFiles
 from nqueens_cp.reports.plot import runtime_plot_png
 from nqueens_cp.reports.render import FORMATS, render
+from nqueens_cp.reports.summary import sizes
 from nqueens_cp.reports.tables import build_report, format_time, format_time_range
 
 from .harness_backends import registered
@@ -110,7 +112,7 @@ def test_atomic_write_replaces_and_leaves_no_temporary(tmp_path: Path) -> None:
 
 def test_output_files_write_all(results: ComparisonResults, tmp_path: Path) -> None:
     outputs = OutputFiles.in_directory(tmp_path / "deep" / "dir", "html")
-    text = outputs.write_all(results, "html")
+    text = outputs.write_all(results, "html", boards=solve_gallery(sizes(results)))
     assert outputs.report.name == "report.html" and outputs.report.read_text() == text
     assert all(path.exists() for path in outputs.all())
     assert "<img" not in text and "<svg" in text  # the plot inline: the page stands alone

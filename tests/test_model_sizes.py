@@ -170,6 +170,21 @@ def test_exporting_page_n8_table_matches_generation() -> None:
         assert [int(rows[encoding][1]), int(rows[encoding][2])] == [size.variables, size.constraints]
 
 
+def test_line_model_size_matches_the_built_models() -> None:
+    from nqueens_cp.models.asp import asp_program
+    from nqueens_cp.models.lines import build_line_model
+    from nqueens_cp.models.sizes import line_size
+
+    for n in range(0, 12):
+        for fixed in ((), ((0, n - 1),)) if n else ((),):
+            instance = Instance(n, fixed)
+            assert build_line_model(instance).size() == line_size(n, len(fixed)), (n, fixed)
+            if n >= 2:
+                assert line_size(n, len(fixed)).constraints == 6 * n - 6 + len(fixed)
+                facts = [row for row in asp_program(instance).text.splitlines() if row.startswith(("exactly(", "atmost("))]
+                assert sum(row.count(" on(") for row in facts) == 4 * n * n - 4
+
+
 def test_row_model_size_matches_the_built_models() -> None:
     from nqueens_cp.models.choco import choco_size
     from nqueens_cp.models.rows import row_model

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from nqueens_cp.export.regenerate import example_models, main, regenerate
+from nqueens_cp.export.regenerate import EXAMPLE_FORMATS, example_models, main, regenerate
 from nqueens_cp.models.cnf import ENCODINGS
 
 MODELS = Path(__file__).resolve().parents[1] / "models"
@@ -24,13 +24,13 @@ def test_models_dir_matches_the_code() -> None:
 def test_one_cnf_per_encoding_and_the_other_formats() -> None:
     names = set(example_models())
     assert {f"cnf/queens8-{encoding}.cnf" for encoding in ENCODINGS} <= names
-    assert {"queens8.cpsat.pbtxt", "queens8.mzn", "queens8.opb"} <= names
-    assert len(names) == len(ENCODINGS) + 4
+    assert {"queens8.cpsat.pbtxt", "queens8.mzn", "queens8.opb", "queens8.asp.lp"} <= names
+    assert len(names) == len(ENCODINGS) + len(EXAMPLE_FORMATS)
 
 
 def test_regenerate_writes_into_a_fresh_directory(tmp_path: Path) -> None:
     written = regenerate(tmp_path / "out", n=5)
-    assert len(written) == len(ENCODINGS) + 4
+    assert len(written) == len(ENCODINGS) + len(EXAMPLE_FORMATS)
     assert all(path.is_file() for path in written)
     assert (tmp_path / "out" / "cnf" / "queens5-pairwise.cnf").read_text().startswith("c N-Queens as CNF")
     assert main([str(tmp_path / "again")]) == 0

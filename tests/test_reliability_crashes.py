@@ -253,3 +253,32 @@ def test_a_pool_found_broken_at_submit_is_replaced_and_no_task_is_lost(monkeypat
     outcomes = list(executor.outcomes(tasks))
     assert sorted((outcome.task, outcome.result, outcome.error) for outcome in outcomes) == [
         ("a", ("result of", "a"), None), ("b", ("result of", "b"), None), ("c", ("result of", "c"), None)]
+
+
+@pytest.mark.parametrize("backend", ["natively-interrupted", "interrupt-wrapping"])
+def test_ctrl_c_reported_by_a_library_as_its_own_error_is_an_interruption(backend: str) -> None:
+    # PySAT's C extensions catch SIGINT and raise pycard.error / pysolvers.error("Caught keyboard
+    # interrupt"); a library may wrap the KeyboardInterrupt of a callback. Either way: interrupted.
+    done = subprocess.run([sys.executable, "-c", CLI_WITH_TEST_BACKENDS, "solve", "8", "--count", "--backend", backend],
+                          env=ENV, capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stdout, done.stderr) == (130, "", "nqueens-cp: interrupted\n")
+
+
+def test_is_interruption() -> None:
+    import pycard
+    import pysolvers
+
+    from nqueens_cp.interrupts import is_interruption
+
+    assert is_interruption(KeyboardInterrupt())
+    assert is_interruption(pycard.error("Caught keyboard interrupt"))
+    assert is_interruption(pysolvers.error("Caught keyboard interrupt"))
+    try:
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt as stop:
+            raise RuntimeError("wrapped") from stop
+    except RuntimeError as wrapped:
+        assert is_interruption(wrapped)
+    assert not is_interruption(pycard.error("bound too large"))
+    assert not is_interruption(ValueError("keyboard"))

@@ -234,3 +234,30 @@ KNOWN = [
 @pytest.mark.parametrize("argv", KNOWN, ids=" ".join)
 def test_vectors_that_once_failed(argv: list[str], tmp_path: Path) -> None:
     check_vector(argv, tmp_path / "cwd")
+
+
+def _at_the_bounds() -> list[Any]:
+    """Every backend asked for a first solution at the largest board it accepts and one above
+    (backends/limits.py): it answers, refuses with one line (exit 2) or is still running when
+    the vector's time is up; it never aborts (CP-SAT did at n = 100,000)."""
+    from nqueens_cp.backends.limits import largest_first_solution_n
+    from nqueens_cp.backends.registry import backend_names
+
+    params = []
+    for name in backend_names():
+        largest = largest_first_solution_n(name)
+        for n in (largest, largest + 1):
+            params.append(pytest.param(["solve", str(n), "--backend", name], id=f"{name}-{n}"))
+    return params
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("argv", _at_the_bounds())
+def test_every_backend_at_its_largest_board_and_one_above(argv: list[str], tmp_path: Path) -> None:
+    check_vector(argv, tmp_path / "cwd")
+
+
+def test_cpsat_refuses_a_board_whose_domains_it_cannot_encode(tmp_path: Path) -> None:
+    from nqueens_cp.backends.limits import CPSAT_MAX_N
+
+    check_vector(["solve", str(CPSAT_MAX_N + 1), "--backend", "cpsat"], tmp_path / "cwd")  # aborted: exit 134

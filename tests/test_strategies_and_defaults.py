@@ -16,7 +16,7 @@ from nqueens_cp.backends.base import Backend, OptionSpec
 from nqueens_cp.backends.cpsat import CpSatBackend
 from nqueens_cp.backends.sat import SatBackend
 from nqueens_cp.checker import is_valid_solution
-from nqueens_cp.errors import BackendOptionError, SolverError
+from nqueens_cp.errors import BackendOptionError, SearchStoppedError
 from nqueens_cp.models.cnf import ENCODINGS
 from nqueens_cp.models.cpsat import STRATEGIES, build_cpsat_model
 
@@ -131,8 +131,22 @@ def test_cpsat_counting_callback_count_equals_enumeration(strategy: str) -> None
 
 def test_cpsat_count_reports_a_time_limit_instead_of_a_partial_count() -> None:
     backend = create_backend("cpsat", time_limit=0)
-    with pytest.raises(SolverError, match="time limit"):
+    with pytest.raises(SearchStoppedError, match="time limit"):
         backend.count(Instance(12))
+
+
+def test_a_cpsat_time_limit_during_all_is_a_run_that_stopped_not_bad_input() -> None:
+    done = subprocess.run([sys.executable, "-m", "nqueens_cp", "solve", "14", "--all", "--backend", "cpsat",
+                           "--time-limit", "0.5"], capture_output=True, text=True, timeout=120, cwd=REPO)
+    lines = done.stdout.splitlines()
+    assert done.returncode == 3, done.stderr  # its own status: stopped (was 2, bad input)
+    assert 0 < len(lines) < A000170[14] and len(set(lines)) == len(lines)  # the partial output is kept
+    assert all(is_valid_solution(Instance(14), tuple(map(int, line.split()))) for line in lines)
+    assert done.stderr == (f"nqueens-cp: stopped: cpsat reached its time limit of 0.5 s before it enumerated "
+                           f"every solution (FEASIBLE); the {len(lines)} solution(s) written are not all\n")
+    count = subprocess.run([sys.executable, "-m", "nqueens_cp", "solve", "14", "--count", "--backend", "cpsat",
+                            "--time-limit", "0.2"], capture_output=True, text=True, timeout=120, cwd=REPO)
+    assert (count.returncode, count.stdout) == (3, "") and count.stderr.startswith("nqueens-cp: stopped: ")
 
 
 # -- sat ---------------------------------------------------------------------------------------

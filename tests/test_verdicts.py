@@ -75,3 +75,10 @@ def test_the_exit_statuses_are_in_the_help(capsys: pytest.CaptureFixture[str]) -
         assert main([command, "--help"]) == 0
         text = " ".join(capsys.readouterr().out.split())
         assert "Exit status: 0:" in text and "3: nothing" in text and "no answer" in text
+
+
+def test_a_backend_stopped_at_its_own_time_limit_is_a_timeout_not_a_failure() -> None:
+    results = compare("cpsat:time_limit=0", (10,), timeout=60.0)
+    (run,) = results.runs
+    assert run.status == "timeout" and run.reason.startswith("stopped at its bound: cpsat reached its time limit")
+    assert not results.failures and results.outcome == SIZE_NO_ANSWER

@@ -8,14 +8,25 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from itertools import islice
 from types import MappingProxyType
-from typing import Any, Callable, ClassVar, Iterator, Mapping, Protocol
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterator, Mapping, Protocol
 
-from ..errors import BackendOptionError, BackendUnavailableError, NQueensError
+from ..errors import BackendOptionError, BackendUnavailableError, ModelTooLargeError, NQueensError
 from ..instance import Instance, Solution
 from ..models.geometry import ModelSize
 from ..symmetry import is_canonical, require_symmetric
 
-__all__ = ["Backend", "BatchCount", "ModelSize", "OptionSpec"]
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+__all__ = ["ANSWERS", "SEARCH_MAX_N", "Backend", "BatchCount", "ModelSize", "OptionSpec"]
+
+#: What a backend may answer: a first solution, every solution (``solutions``), the count.
+ANSWERS = frozenset({"first", "all", "count"})
+
+#: The largest board the complete searches and the models take (beyond it, only what is linear in
+#: n answers: the ``localsearch`` and ``construction`` backends, which declare larger limits).
+SEARCH_MAX_N = 100_000
 
 #: The largest value an integer option takes: solver libraries hold them in C ``int``.
 MAX_INT_OPTION = 2**31 - 1
@@ -98,6 +109,13 @@ class Backend(ABC):
     extra: ClassVar[str] = ""
     #: Whether the backend honours ``Instance.blocked``; the others refuse such instances.
     supports_blocked: ClassVar[bool] = False
+    #: What it answers (of ``ANSWERS``); the public methods refuse the rest with one line.
+    answers: ClassVar[frozenset[str]] = ANSWERS
+    #: The largest n it takes; larger boards are refused with one line before anything is built.
+    max_n: ClassVar[int] = SEARCH_MAX_N
+    #: Whether ``first_columns`` is its own (a numpy array straight from the search, no tuple made):
+    #: the command line then streams the answer from the array.
+    array_answers: ClassVar[bool] = False
     #: Whether the backend counts an empty board in batches of start constellations: it then
     #: implements the four methods under "optional: constellation batches" below (the split runs
     #: use them; every other backend is split by rows).
@@ -163,20 +181,34 @@ class Backend(ABC):
             raise BackendUnavailableError(reason)
 
     @classmethod
+    def refusal(cls, answer: str) -> str:
+        """The one line refusing ``answer`` (not in ``answers``)."""
+        what = {"all": "enumerate solutions", "count": "count solutions", "first": "find a first solution"}[answer]
+        return (f"backend {cls.name} cannot {what}: it answers {', '.join(sorted(cls.answers))} only "
+                "(use --backend bitboard to count or enumerate)")
+
+    @classmethod
     def option_choices(cls, spec: OptionSpec) -> tuple[Any, ...] | None:
         """The values option ``spec`` accepts here (``spec.choices``; a backend may find them at run time)."""
         return spec.choices
 
     # -- the public contract -----------------------------------------------------------------
 
-    def _prepare(self, instance: Instance, limit: int | None, unique: bool) -> None:
+    def _prepare(self, instance: Instance, limit: int | None, unique: bool, answer: str | None = "first") -> None:
         """The checks every public method makes before a backend sees ``instance``."""
         if not isinstance(instance, Instance):
             raise BackendOptionError(f"instance must be an Instance, not {type(instance).__name__}")
+        if instance.n > self.max_n:
+            raise ModelTooLargeError(
+                f"backend {self.name} takes boards up to n = {self.max_n:,} (n = {instance.n:,}); "
+                "for one solution of a larger board use --backend localsearch or construction"
+            )
         if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 0):
             raise BackendOptionError(f"limit must be an integer >= 0 or None, got {limit!r}")
         if not isinstance(unique, bool):
             raise BackendOptionError(f"unique must be True or False, got {unique!r}")
+        if answer is not None and answer not in self.answers:  # None: any answer (the model size)
+            raise NQueensError(self.refusal(answer))
         if unique:
             require_symmetric(instance)
         if instance.blocked and not self.supports_blocked:
@@ -191,7 +223,7 @@ class Backend(ABC):
         With ``unique``, one representative per class of the square's 8 symmetries: the
         lexicographically smallest image. ``unique`` needs an instance with no pre-placed queens.
         """
-        self._prepare(instance, limit, unique)
+        self._prepare(instance, limit, unique, "all")
         if limit == 0:
             return iter(())
         if instance.n == 0:
@@ -206,9 +238,21 @@ class Backend(ABC):
             return ()
         return self._first_solution(instance)
 
+    def first_columns(self, instance: Instance) -> npt.NDArray[np.int32] | None:
+        """The first solution as a numpy int32 array (``columns[row] == col``), or None when there is
+        none: for boards too large for a tuple. Backends with ``array_answers`` give it straight
+        from their search; the others convert ``first_solution``."""
+        self._prepare(instance, None, False)
+        if self.array_answers:
+            return self._first_columns(instance)
+        import numpy as np
+
+        solution = self.first_solution(instance)
+        return None if solution is None else np.asarray(solution, dtype=np.int32)
+
     def count(self, instance: Instance, *, limit: int | None = None, unique: bool = False) -> int:
         """The number of solutions (symmetry classes with ``unique``), at most ``limit``."""
-        self._prepare(instance, limit, unique)
+        self._prepare(instance, limit, unique, "count")
         if limit == 0:
             return 0
         if instance.n == 0:
@@ -217,7 +261,7 @@ class Backend(ABC):
 
     def model_size(self, instance: Instance, *, unique: bool = False) -> ModelSize | None:
         """The size of the model this backend builds for ``instance``; None for plain searches."""
-        self._prepare(instance, None, unique)
+        self._prepare(instance, None, unique, answer=None)
         return self._model_size(instance, unique)
 
     # -- hooks -------------------------------------------------------------------------------
@@ -244,6 +288,10 @@ class Backend(ABC):
         """The count for n >= 1 and ``limit`` None or > 0 (default: count the solutions enumerated)."""
         source = self._unique_solutions(instance, limit) if unique else self._solutions(instance, limit)
         return sum(1 for _ in (islice(source, limit) if limit is not None else source))
+
+    def _first_columns(self, instance: Instance) -> npt.NDArray[np.int32] | None:
+        """The first solution as an int32 array, for backends with ``array_answers`` (n >= 0)."""
+        raise NotImplementedError(f"backend {self.name} declares array_answers but has no _first_columns")
 
     def _model_size(self, instance: Instance, unique: bool) -> ModelSize | None:
         """The size of the model built for ``instance`` (default: None, a search builds none)."""

@@ -121,13 +121,6 @@ class BitboardBackend(Backend):
             return super()._count(instance, limit, unique)
         return int(kernel.count_masked(row_masks(instance), limit))
 
-    def count_with_classes(self, instance: Instance) -> tuple[int, int]:
-        """``(solutions, symmetry classes)`` of an empty board in one pass (OEIS A000170, A002562)."""
-        if instance.fixed or instance.blocked:
-            raise NQueensError("counting symmetry classes needs an instance with no pre-placed queens or blocked squares")
-        counted = self._count_empty(instance.n)
-        return counted.total, counted.classes
-
     def _count_empty(self, n: int) -> constellations.ConstellationCount:
         """Solutions and classes of the empty n x n board, by start constellations."""
         if n < constellations.MIN_N:

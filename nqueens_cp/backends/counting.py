@@ -1,8 +1,8 @@
 """What the count-only backends share: they count without enumerating, and refuse to give boards.
 
 A model counter (``ganak``, ``approxmc``) or a decision diagram (``bdd``) answers "how many" from
-the model itself, never visiting the solutions one by one. So they take part in counts only:
-``solutions`` and ``first_solution`` refuse with one line (``NQueensError``), and ``count`` with a
+the model itself, never visiting the solutions one by one. So they answer counts only
+(``answers = {"count"}``): ``solutions`` and ``first_solution`` refuse with one line, and ``count`` with a
 ``limit`` is the whole count capped at the limit. An approximate counter states its guarantee by
 ``count_tolerance``: its count ``e`` of a true count ``c`` satisfies ``c / (1 + t) <= e <= c * (1 + t)``
 (with the probability the backend states).
@@ -25,27 +25,15 @@ class CountingBackend(Backend):
     """A backend that counts without enumerating (see the module docstring)."""
 
     counts_only: ClassVar[bool] = True
-
-    def refusal(self) -> NQueensError:
-        """The one-line refusal of a request for boards."""
-        return NQueensError(f"backend {self.name} counts without enumerating: it gives no boards "
-                            "(ask for a count: solve --count, compare --task count)")
+    answers: ClassVar[frozenset[str]] = frozenset({"count"})
 
     @property
     def count_tolerance(self) -> float:
         """The relative tolerance of the count: 0 for an exact counter."""
         return 0.0
 
-    def solutions(self, instance: Instance, *, limit: int | None = None, unique: bool = False) -> Iterator[Solution]:
-        self._prepare(instance, limit, unique)
-        raise self.refusal()
-
-    def first_solution(self, instance: Instance) -> Solution | None:
-        self._prepare(instance, None, False)
-        raise self.refusal()
-
     def _solutions(self, instance: Instance, limit: int | None) -> Iterator[Solution]:
-        raise self.refusal()
+        raise NQueensError(self.refusal("all"))  # not reached: the public methods refuse first
 
     def _count(self, instance: Instance, limit: int | None, unique: bool) -> int:
         count = self._count_all(instance, unique)

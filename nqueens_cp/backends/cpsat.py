@@ -13,12 +13,12 @@ import queue
 import threading
 from typing import TYPE_CHECKING, Any, Iterator
 
-from ..errors import BackendOptionError, SolverError
+from ..errors import BackendOptionError, SearchStoppedError, SolverError
 from ..instance import Instance, Solution
 from ..models.cpsat import STRATEGIES, CpSatModel, CpSatStrategy, build_cpsat_boolean_model, build_cpsat_model
 from ..models.geometry import ModelSize
 from .base import Backend, OptionSpec
-from .limits import check_fits, cpsat_estimate, model_rows
+from .limits import check_fits, cpsat_estimate, model_rows, refuse_cpsat_domains
 
 if TYPE_CHECKING:
     from ortools.sat.python import cp_model
@@ -61,6 +61,8 @@ class CpSatBackend(Backend):
         return STRATEGIES[name]
 
     def _build(self, instance: Instance, strategy: CpSatStrategy, unique: bool = False) -> CpSatModel:
+        if self.options["model"] == "alldiff":
+            refuse_cpsat_domains(instance.n)
         check_fits(cpsat_estimate(model_rows(instance), self.options["model"]), backend="cpsat")
         build = build_cpsat_boolean_model if self.options["model"] == "boolean" else build_cpsat_model
         built = build(instance, unique=unique)
@@ -102,6 +104,7 @@ class CpSatBackend(Backend):
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             return tuple(int(solver.value(q)) for q in built.queens)
         if status != cp_model.INFEASIBLE:
+            self._raise_stopped(solver, status, "before it found a solution or proved there is none")
             raise SolverError(f"cpsat stopped without an answer ({solver.status_name(status)})")
         return None
 
@@ -125,16 +128,23 @@ class CpSatBackend(Backend):
         self._check_complete(solver, status)
         return int(counter.found)
 
-    @staticmethod
-    def _check_complete(solver: cp_model.CpSolver, status: Any) -> None:
-        """Raise ``SolverError`` unless an enumeration ended with every solution seen."""
+    def _check_complete(self, solver: cp_model.CpSolver, status: Any) -> None:
+        """Raise ``SearchStoppedError`` (the time limit) or ``SolverError`` unless an enumeration
+        ended with every solution seen."""
         from ortools.sat.python import cp_model
 
         if status not in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
-            raise SolverError(
-                f"cpsat stopped before enumerating every solution ({solver.status_name(status)}):"
-                " the time limit was reached"
-            )
+            self._raise_stopped(solver, status, "before it enumerated every solution")
+            raise SolverError(f"cpsat stopped before enumerating every solution ({solver.status_name(status)})")
+
+    def _raise_stopped(self, solver: cp_model.CpSolver, status: Any, when: str) -> None:
+        """Raise ``SearchStoppedError`` when a search without an answer stopped at the time limit."""
+        from ortools.sat.python import cp_model
+
+        limit = self.options["time_limit"]
+        if limit is not None and status in (cp_model.FEASIBLE, cp_model.UNKNOWN):
+            raise SearchStoppedError(
+                f"cpsat reached its time limit of {limit:g} s {when} ({solver.status_name(status)})")
 
     def _enumerate(self, instance: Instance, *, unique: bool) -> Iterator[Solution]:
         from .cpsat_callbacks import SolutionRecorder

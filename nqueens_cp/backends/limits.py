@@ -31,6 +31,11 @@ BYTES_PER_CPSAT_BOOLEAN = 1400
 #: order walks into subtrees of billions of nodes (reports/first: row order times out from n = 64).
 ROW_ORDER_FIRST_MAX_N = 32
 
+#: The largest board of CP-SAT's AllDifferent model: CP-SAT encodes a domain in full only when it
+#: holds fewer than 100,000 values, and beyond that it aborts the whole process ("Domain too large
+#: for full encoding", exit status 134); each row's domain holds the board's n columns.
+CPSAT_MAX_N = 99_999
+
 _MAX_DEFAULT_MB = 4096
 _budget_mb: float | None = None
 
@@ -107,6 +112,48 @@ def cpsat_estimate(n: int, model: str) -> ModelEstimate:
                          "use --backend backtrack")
 
 
+def refuse_cpsat_domains(n: int) -> None:
+    """Raise ``ModelTooLargeError`` for an AllDifferent CP-SAT model of n > :data:`CPSAT_MAX_N`."""
+    if n > CPSAT_MAX_N:
+        raise ModelTooLargeError(
+            f"cpsat: a row's domain of n = {n} columns is too large for CP-SAT (it fully encodes fewer than "
+            f"100,000 values; n <= {CPSAT_MAX_N}); use --backend backtrack (first-fail search)"
+        )
+
+
+def largest_first_solution_n(backend: str, options: dict[str, str] | None = None) -> int:
+    """The largest board a backend (with the default options, or ``options``) takes for a first
+    solution before refusing it with one line: the bounds of this module, found by bisection over
+    the memory estimates where the bound is the budget (:func:`budget_mb`). Backends with no
+    bound of their own take every board :class:`~nqueens_cp.instance.Instance` allows."""
+    from ..instance import MAX_N
+
+    options = options or {}
+
+    def fits(n: int) -> bool:
+        board = Instance(n)
+        if backend == "sat":
+            estimate = cnf_estimate(board, options.get("encoding", "pairwise"))
+        elif backend in ("choco", "xcsp3"):
+            estimate = row_model_estimate(board, backend)
+        elif backend == "cpsat" and options.get("model") == "boolean":
+            estimate = cpsat_estimate(n, "boolean")
+        elif backend == "cpsat":
+            return n <= CPSAT_MAX_N and cpsat_estimate(n, "alldiff").megabytes <= budget_mb()
+        else:  # the row-order searches stop short of large boards; the others take every board
+            row_order = options.get("search", "rows" if backend == "bitboard" else "auto") == "rows"
+            return not (backend in ("bitboard", "backtrack") and row_order) or n <= ROW_ORDER_FIRST_MAX_N
+        return estimate.megabytes <= budget_mb()
+
+    low, high = 0, MAX_N  # fits(low) holds: an empty board takes nothing
+    if fits(high):
+        return high
+    while high - low > 1:
+        middle = (low + high) // 2
+        low, high = (middle, high) if fits(middle) else (low, middle)
+    return low
+
+
 def refuse_row_order_first(instance: Instance, backend: str) -> None:
     """Raise ``ModelTooLargeError`` for a row-order first-solution search on a board too large for it."""
     if instance.n > ROW_ORDER_FIRST_MAX_N:
@@ -114,6 +161,77 @@ def refuse_row_order_first(instance: Instance, backend: str) -> None:
             f"{backend} searches rows in order, which finds no first solution of n > {ROW_ORDER_FIRST_MAX_N} "
             f"in reasonable time (n = {instance.n}); use --backend backtrack (first-fail search) or cpsat"
         )
+
+
+#: Bytes per row of a solution handed over as a tuple: the tuple's pointer and its int object
+#: (columns above 256 are objects of their own), plus the list ``tolist`` makes on the way.
+BYTES_PER_TUPLE_ROW = 8 + 28 + 8
+#: Bytes per row of the numpy working space around a linear-time search (the free row and column
+#: lists, the output slices): a margin. ``nqueens-cp solve 100000000`` peaked at 2,491,732 KB,
+#: about 25 bytes a row all told, under the swap search's 18 + 8 estimated.
+BYTES_PER_ROW_OVERHEAD = 8
+
+
+def linear_estimate(what: str, n: int, bytes_per_row: int, *, as_tuple: bool, instead: str) -> ModelEstimate:
+    """The memory of a linear-time search or construction of an n x n board (``bytes_per_row`` of
+    arrays), plus the tuple of the answer when ``as_tuple`` (the Python API; the command line
+    streams the array instead)."""
+    per_row = bytes_per_row + BYTES_PER_ROW_OVERHEAD + (BYTES_PER_TUPLE_ROW if as_tuple else 0)
+    return ModelEstimate(f"{what} of n = {n:,}", ModelSize(n, 3, "line counts"), n * per_row / 2**20, instead)
+
+
+#: Bytes one square-on-a-line fact of the ASP ``lines`` program costs in gringo and clasp (peak
+#: memory over start-up: 530 B at n = 128, 256 and 512).
+BYTES_PER_ASP_LINE_SQUARE = 550
+#: Bytes one pair of squares on a line costs in the ``pairwise`` program (158 B at n = 64, 176 B at n = 32).
+BYTES_PER_ASP_PAIR = 180
+
+
+def _line_lengths(n: int) -> list[int]:
+    """The length of every line of the n x n board with two or more squares (rows, columns, diagonals)."""
+    diagonals = [*range(2, n), n, *range(n - 1, 1, -1)] if n >= 2 else []
+    return [n] * (2 * n) + diagonals * 2
+
+
+def asp_estimate(instance: Instance, formulation: str) -> ModelEstimate:
+    """The ground ASP program of ``instance``: the full board of its model rows (an upper bound when reduced)."""
+    n = model_rows(instance)
+    lengths = _line_lengths(n)
+    if formulation == "pairwise":
+        pairs = sum(length * (length - 1) // 2 for length in lengths)
+        megabytes = pairs * BYTES_PER_ASP_PAIR / 2**20
+        instead = "use -O formulation=lines (a cardinality constraint per line, O(n²) ground)"
+        size = ModelSize(n * n, pairs, "ground pair constraints")
+    else:
+        occurrences = sum(lengths)
+        megabytes = occurrences * BYTES_PER_ASP_LINE_SQUARE / 2**20
+        instead = "use --backend backtrack (first-fail search) or cpsat"
+        size = ModelSize(n * n, len(lengths), "line constraints")
+    return ModelEstimate(f"ground {formulation} ASP program of n = {instance.n}", size, megabytes, instead)
+
+
+#: Bytes one term of a line constraint costs in Exact (the ``pb`` backend), with its variable's share
+#: (peak memory over start-up: 730 B at n = 256, 820 B at n = 128).
+BYTES_PER_PB_TERM = 800
+#: Bytes one term of a pair constraint costs (``formulation=clauses``: 280 B at n = 64).
+BYTES_PER_PB_PAIR_TERM = 300
+
+
+def pb_estimate(instance: Instance, formulation: str) -> ModelEstimate:
+    """The PB model of ``instance`` in Exact: its terms (one per square per line, or two per pair)."""
+    n = model_rows(instance)
+    lengths = _line_lengths(n)
+    if formulation == "clauses":
+        pairs = sum(length * (length - 1) // 2 for length in lengths)
+        terms, constraints = 2 * pairs + n * n, pairs + 2 * n
+        instead = "use -O formulation=lines (one cardinality constraint per line)"
+        megabytes = terms * BYTES_PER_PB_PAIR_TERM / 2**20
+    else:
+        terms, constraints = sum(lengths), len(lengths)
+        instead = "use --backend backtrack (first-fail search) or cpsat"
+        megabytes = terms * BYTES_PER_PB_TERM / 2**20
+    return ModelEstimate(f"{formulation} PB model of n = {instance.n}", ModelSize(n * n, constraints),
+                         megabytes, instead)
 
 
 #: Bytes the row model of a board of n rows costs per domain value (n² values, enumerated domains)
@@ -131,3 +249,44 @@ def row_model_estimate(instance: Instance, solver: str) -> ModelEstimate:
     return ModelEstimate(f"row model of n = {instance.n} in {solver}", ModelSize(rows, 3 + len(instance.fixed)),
                          values * BYTES_PER_ROW_DOMAIN_VALUE / 2**20,
                          "use --backend cpsat or backtrack (first-fail search)")
+
+
+#: Bytes one square of the Boolean SMT model costs in z3 (text, parse and solver; peak memory over
+#: start-up for a first solution: 5.7 KB at n = 128, 4.6 KB at n = 256).
+BYTES_PER_SMT_SQUARE = 6000
+#: Bytes one pair of rows costs in the integer SMT model (z3 expands each distinct into pairwise
+#: disequalities, three per pair, and its arithmetic search keeps bounds on them: 92 KB at n = 32).
+BYTES_PER_SMT_ROW_PAIR = 100_000
+
+
+def smt_estimate(instance: Instance, model: str) -> ModelEstimate:
+    """The SMT model of ``instance`` in z3: O(n²) for both (squares, or the distinct's row pairs)."""
+    n = model_rows(instance)
+    if model == "int":
+        pairs = n * (n - 1) // 2
+        return ModelEstimate(f"integer SMT model of n = {instance.n}", ModelSize(n, 3 * pairs, "disequalities"),
+                             pairs * BYTES_PER_SMT_ROW_PAIR / 2**20, "use -O model=bool or --backend cpsat")
+    return ModelEstimate(f"Boolean SMT model of n = {instance.n}", ModelSize(n * n, 6 * n),
+                         n * n * BYTES_PER_SMT_SQUARE / 2**20, "use --backend cpsat or backtrack (first-fail search)")
+
+
+#: Bytes one nonzero of the 0-1 program costs in HiGHS with the Python-side arrays (peak memory
+#: over start-up for a first solution: 470 B at n = 256 with ``lines``, 1000 B at n = 64 with
+#: ``pairwise``; the larger is taken).
+BYTES_PER_MIP_NONZERO = 1000
+
+
+def mip_estimate(instance: Instance, formulation: str) -> ModelEstimate:
+    """The 0-1 program of ``instance`` in HiGHS: its nonzeros (one per square per line, or two per pair)."""
+    n = model_rows(instance)
+    lengths = _line_lengths(n)
+    diagonals = lengths[2 * n:]
+    if formulation == "pairwise":
+        pairs = sum(length * (length - 1) // 2 for length in diagonals)
+        nonzeros, rows = 2 * n * n + 2 * pairs, 2 * n + pairs
+        instead = "use -O formulation=lines (one row per diagonal)"
+    else:
+        nonzeros, rows = sum(lengths), len(lengths)
+        instead = "use --backend cpsat or backtrack (first-fail search)"
+    return ModelEstimate(f"{formulation} 0-1 program of n = {instance.n}", ModelSize(n * n, rows, "rows"),
+                         nonzeros * BYTES_PER_MIP_NONZERO / 2**20, instead)

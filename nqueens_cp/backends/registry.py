@@ -32,12 +32,18 @@ _REGISTRY: dict[str, str | type[Backend]] = {
     "cpsat": "nqueens_cp.backends.cpsat:CpSatBackend",
     "sat": "nqueens_cp.backends.sat:SatBackend",
     "minizinc": "nqueens_cp.backends.minizinc:MiniZincBackend",
+    "asp": "nqueens_cp.backends.asp:AspBackend",
+    "pb": "nqueens_cp.backends.pb:PbBackend",
+    "smt": "nqueens_cp.backends.smt:SmtBackend",
+    "mip": "nqueens_cp.backends.mip:MipBackend",
     "choco": "nqueens_cp.backends.choco:ChocoBackend",
     "xcsp3": "nqueens_cp.backends.xcsp3:Xcsp3Backend",
     "cpmpy": "nqueens_cp.backends.cpmpy:CpmpyBackend",
     "ganak": "nqueens_cp.backends.ganak:GanakBackend",
     "approxmc": "nqueens_cp.backends.approxmc:ApproxMcBackend",
     "bdd": "nqueens_cp.backends.bdd:BddBackend",
+    "localsearch": "nqueens_cp.backends.localsearch:LocalSearchBackend",
+    "construction": "nqueens_cp.backends.construction:ConstructionBackend",
 }
 
 

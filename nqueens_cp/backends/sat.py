@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from ..errors import BackendOptionError
 from ..instance import Instance, Solution
+from ..interrupts import off_main_thread, raise_if_interruption
 from ..models.cnf import DEFAULT_ENCODING, ENCODINGS, QueensCnf, build_cnf
 from ..models.geometry import ModelSize
 from .base import Backend, OptionSpec
@@ -50,6 +51,11 @@ PROOF_SOLVERS: tuple[str, ...] = (
     "cadical103", "cadical153", "cadical195", "cadical300", "ergo", "gluecard3", "gluecard4",
     "glucose3", "glucose4", "glucose42", "lingeling", "maplechrono", "maplecm",
 )
+
+#: The most solutions a certified enumeration takes on: each one stays as a blocking clause and adds
+#: some 30 proof lines, all held in memory (n = 12: 14,200 solutions, 415,417 lines, 25 s in all,
+#: ``benchmarks/bench_certify.py``; n = 13, 73,712: 362 s and 1.3 GB, docs/certified.md); n = 14 refused.
+MAX_CERTIFIED_SOLUTIONS = 100_000
 
 
 def canonical_solver_name(name: str) -> str:
@@ -99,6 +105,12 @@ class SatBackend(Backend):
         return self._search(instance, unique=True)
 
     def _search(self, instance: Instance, *, unique: bool) -> Iterator[Solution]:
+        """The CNF is built and solved in a thread of its own, where PySAT leaves Ctrl-C to Python
+        (see :func:`~nqueens_cp.interrupts.off_main_thread`)."""
+        check_fits(cnf_estimate(instance, self.options["encoding"]), backend="sat")  # refused here, at once
+        return off_main_thread(lambda: self._search_here(instance, unique), "pysat-search")
+
+    def _search_here(self, instance: Instance, unique: bool) -> Iterator[Solution]:
         from pysat.solvers import Solver
 
         built = self._build(instance, unique)
@@ -131,6 +143,16 @@ class SatBackend(Backend):
             raise BackendOptionError(
                 f"solver {solver_name} writes no checkable proof (choose from {', '.join(PROOF_SOLVERS)})"
             )
+        if every:
+            from ..errors import ModelTooLargeError
+            from ..oeis import published_count
+
+            known = published_count(instance, unique=False)
+            if known is not None and known[0] > MAX_CERTIFIED_SOLUTIONS:
+                raise ModelTooLargeError(
+                    f"a certified enumeration of {instance} would hold {known[0]:,} blocking clauses and their "
+                    f"proof in memory: refused above {MAX_CERTIFIED_SOLUTIONS:,} solutions (n <= 13)"
+                )
         built = self._build(instance, False)
         found: list[Solution] = []
         with Solver(name=solver_name, bootstrap_with=built.cnf.clauses, with_proof=True) as solver:
@@ -145,11 +167,6 @@ class SatBackend(Backend):
             proof = solver.get_proof()
         if proof is None:
             raise CertificationError(f"solver {solver_name} returned no proof")
-        if found:
-            # Clauses added between solve calls: CaDiCaL then brings back clauses it had deleted
-            # (eliminated variables) without a proof line, so the deletions are left out and the
-            # proof is checked with every clause kept (always sound for RUP).
-            proof = [line for line in proof if not line.startswith("d")]
         cnf = CnfOfBoard(
             instance, built.cnf.nv, tuple(tuple(clause) for clause in built.cnf.clauses), built.squares
         )
@@ -158,10 +175,9 @@ class SatBackend(Backend):
 
 def _solve(solver: Any) -> bool:
     """``solver.solve()``, with Ctrl-C raised as ``KeyboardInterrupt`` (PySAT's C extension reports
-    it as its own ``pysolvers.error: Caught keyboard interrupt``)."""
+    it as its own ``pysolvers.error: Caught keyboard interrupt``: see :mod:`nqueens_cp.interrupts`)."""
     try:
         return bool(solver.solve())
     except Exception as error:
-        if type(error).__name__ == "error" and "keyboard interrupt" in str(error).lower():
-            raise KeyboardInterrupt from None
+        raise_if_interruption(error)
         raise

@@ -10,9 +10,12 @@ import gc
 import importlib
 import os
 import sys
-from typing import NoReturn, Sequence
+from typing import TYPE_CHECKING, NoReturn, Sequence
 
-from ..errors import NQueensError
+from ..errors import NQueensError, SearchStoppedError
+
+if TYPE_CHECKING:
+    from ..interrupts import SigintWatch
 
 #: Sub-command modules under ``nqueens_cp.cli``; each defines ``add_parser(subparsers)`` and ``run(args)``.
 COMMANDS: tuple[str, ...] = ("solve", "backends", "export", "decode", "compare", "report")
@@ -61,6 +64,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     (:data:`EXIT_STOPPED`); 130 interrupted. Whatever happens, stderr gets one line, never
     a traceback: an unexpected exception is reported as an internal error (exit status 1).
     """
+    from ..interrupts import SigintWatch
+
+    with SigintWatch() as sigint:
+        return _main(argv, sigint)
+
+
+def _main(argv: Sequence[str] | None, sigint: SigintWatch) -> int:
+    """:func:`main`, watched by ``sigint``: an exception after Ctrl-C is an interruption."""
+    from ..interrupts import is_interruption
+
     try:
         parser = build_parser()
         args = parser.parse_args(argv)
@@ -68,12 +81,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout.flush()  # a full disk or a closed pipe shows here, not at interpreter exit
     except SystemExit as stop:  # argparse: --help, --version, or a usage error already reported
         return stop.code if isinstance(stop.code, int) else 0 if stop.code is None else 2
+    except SearchStoppedError as error:  # a bound was reached: the run stopped, nothing is wrong
+        if sigint.seen:
+            return _interrupted()
+        sys.stdout.flush()
+        sys.stderr.write(f"{PROG}: stopped: {error}; no complete answer\n")
+        return EXIT_STOPPED
     except NQueensError as error:
+        if sigint.seen or is_interruption(error):
+            return _interrupted()
         sys.stderr.write(f"{PROG}: error: {error}\n")
         return 2
     except KeyboardInterrupt:
-        sys.stderr.write(f"{PROG}: interrupted\n")
-        return 130
+        return _interrupted()
     except BrokenPipeError:
         # The reader went away (``| head``): stop quietly, and keep Python from complaining at exit.
         _silence_stdout()
@@ -87,11 +107,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr.write(f"{PROG}: error: out of memory (try a smaller board or another backend)\n")
         return 1
     except Exception as error:  # a bug: still one line, with where it happened
+        if sigint.seen or is_interruption(error):  # a library's own report of Ctrl-C
+            return _interrupted()
         from ..errors import describe_exception
 
         sys.stderr.write(f"{PROG}: internal error: {describe_exception(error)}; please report it\n")
         return 1
     return status
+
+
+def _interrupted() -> int:
+    """Say "interrupted" on stderr; the exit status of a command stopped by Ctrl-C."""
+    sys.stderr.write(f"{PROG}: interrupted\n")
+    return 130
 
 
 def run() -> NoReturn:

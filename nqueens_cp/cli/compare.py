@@ -9,10 +9,14 @@ import argparse
 import dataclasses
 import shlex
 import sys
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from ..instance import MAX_N
 from .common import integer, number
+
+if TYPE_CHECKING:
+    from ..harness.results import ComparisonResults
+    from ..reports.files import OutputFiles
 
 #: The default comparison (every backend, the sat encodings side by side): about a minute on 2 cores.
 DEFAULT_NS = "4-11"
@@ -114,7 +118,8 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--backends", metavar="LIST",
                         help="comma-separated configurations, NAME[:KEY=VALUE...], e.g. "
                         "backtrack,cpsat,sat:encoding=pairwise (default: every backend, the sat encodings "
-                        "pairwise, seqcounter and totalizer side by side)")
+                        "pairwise, seqcounter and totalizer side by side; pb, smt and mip only when named: "
+                        "they enumerate by one solver call per solution)")
     parser.add_argument("--repeat", type=integer("--repeat", 1, MAX_REPEAT), default=DEFAULT_REPEAT, metavar="R",
                         help=f"repetitions of each run (default {DEFAULT_REPEAT})")
     parser.add_argument("--timeout", type=number("--timeout"), default=DEFAULT_TIMEOUT, metavar="S",
@@ -154,6 +159,11 @@ def add_parser(subparsers: Any) -> None:
                         help="with --task complete: seed of the random boards (default 0)")
     parser.add_argument("--unique", action="store_true",
                         help="with --task all or count: one solution per symmetry class (counts checked against A002562)")
+    parser.add_argument("--certify", action="store_true",
+                        help="after each board size, certify every count and every 'no solution' a "
+                        "configuration reported: the sat backend solves it again writing a DRUP proof, "
+                        "checked with the solutions and the CNF (as solve --certify does), within --timeout; "
+                        "the validation table marks each answer certified or not")
     parser.set_defaults(run=run)
 
 
@@ -199,10 +209,13 @@ def _task(args: argparse.Namespace, make_task: Any) -> Any:
 
 def run(args: argparse.Namespace) -> int:
     from ..backends.configuration import Configuration
-    from ..errors import OutputError
     from ..harness.comparison import ComparisonRequest, run_comparison
-    from ..harness.configs import default_configuration_texts, parse_configurations, split_list
-    from ..harness.results import ComparisonResults
+    from ..harness.configs import (
+        default_configuration_texts,
+        parse_configurations,
+        refuse_unanswered,
+        split_list,
+    )
     from ..harness.runner import RunRequest, default_memory_limit_mb
     from ..harness.tasks import make_task
     from ..progress import Progress
@@ -214,14 +227,11 @@ def run(args: argparse.Namespace) -> int:
 
         raise UsageError("--unique applies to --task all and count only")
     task = _task(args, make_task)
-    texts = split_list(args.backends) if args.backends is not None else default_configuration_texts(task)
+    # The first-solution tasks ask each backend for one solution; the count task for its count; the others enumerate.
+    answer = "first" if args.task in ("first", "complete") else "count" if args.task == "count" else "all"
+    texts = split_list(args.backends) if args.backends is not None else default_configuration_texts(answer)
     configurations = parse_configurations(texts)
-    for configuration in configurations:
-        if not task.takes_part(configuration.backend_class()):
-            from . import UsageError
-
-            raise UsageError(f"backend {configuration.backend} counts without enumerating: it takes part in "
-                             "--task count only")
+    refuse_unanswered(configurations, answer)
     labels = [c.label for c in configurations]
     baseline = labels[0]
     if args.baseline is not None:
@@ -235,22 +245,11 @@ def run(args: argparse.Namespace) -> int:
         outputs.refuse_to_overwrite()
     outputs.prepare()
 
-    command = shlex.join([
-        "nqueens-cp", "compare", "--n", compress_sizes(args.n), "--backends", ",".join(labels),
-        "--repeat", str(args.repeat), "--timeout", f"{args.timeout:g}",
-        "--memory-limit", f"{memory_limit:g}", "--store-limit", str(args.store_limit),
-        "--baseline", baseline, "--format", args.format, "--out", args.out, "--force",
-        *(["--task", args.task] if args.task != "all" else []), *(["--unique"] if args.unique else []),
-        *(["--preplaced", str(args.preplaced), "--instances", str(args.instances), "--seed", str(args.seed)]
-          if args.task == "complete" else []),
-        *(["--files", args.files, "--diagonals", "all" if args.diagonals is None else str(args.diagonals)]
-          if args.task == "files" else []),
-        *(["--answers", args.answers] if args.answers else []),
-    ])
+    command = _repeat_command(args, labels, baseline, memory_limit)
     request = ComparisonRequest(
         task=task, configurations=configurations, ns=args.n, repeat=args.repeat,
         timeout=args.timeout, store_limit=args.store_limit, baseline=baseline, command=command,
-        memory_limit_mb=memory_limit,
+        memory_limit_mb=memory_limit, certify=args.certify,
     )
     bar: Progress | None = None
 
@@ -290,6 +289,31 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if bar is not None:
             bar.close()
+    _write_outputs(args, outputs, results)
+    return _exit_status(results)
+
+
+def _repeat_command(args: argparse.Namespace, labels: list[str], baseline: str, memory_limit: float) -> str:
+    """A command line that repeats this comparison (saved with the results)."""
+    return shlex.join([
+        "nqueens-cp", "compare", "--n", compress_sizes(args.n), "--backends", ",".join(labels),
+        "--repeat", str(args.repeat), "--timeout", f"{args.timeout:g}",
+        "--memory-limit", f"{memory_limit:g}", "--store-limit", str(args.store_limit),
+        "--baseline", baseline, "--format", args.format, "--out", args.out, "--force",
+        *(["--task", args.task] if args.task != "all" else []), *(["--unique"] if args.unique else []),
+        *(["--preplaced", str(args.preplaced), "--instances", str(args.instances), "--seed", str(args.seed)]
+          if args.task == "complete" else []),
+        *(["--files", args.files, "--diagonals", "all" if args.diagonals is None else str(args.diagonals)]
+          if args.task == "files" else []),
+        *(["--answers", args.answers] if args.answers else []),
+        *(["--certify"] if args.certify else []),
+    ])
+
+
+def _write_outputs(args: argparse.Namespace, outputs: OutputFiles, results: ComparisonResults) -> None:
+    """The report on stdout, then every output file as one atomic set."""
+    from ..errors import OutputError
+
     boards = None
     if args.format == "html":  # solved here, outside reports/ (which solves nothing)
         from ..harness.gallery import solve_gallery
@@ -308,6 +332,10 @@ def run(args: argparse.Namespace) -> int:
         ) from None
     written = ", ".join(str(p) for p in outputs.all() if p.exists())
     sys.stderr.write(f"nqueens-cp: wrote {written}\n")
+
+
+def _exit_status(results: ComparisonResults) -> int:
+    """0 all checked and passed; 130 interrupted; 1 a check failed; EXIT_STOPPED not everything answered."""
     if not results.complete:
         sys.stderr.write(f"nqueens-cp: {results.interruption}: the report is incomplete\n")
         return 130

@@ -1,4 +1,4 @@
-"""``nqueens-cp export``: write an instance's model as DIMACS CNF, CP-SAT protobuf text, MiniZinc or OPB."""
+"""``nqueens-cp export``: write an instance's model as DIMACS CNF, CP-SAT protobuf text, MiniZinc, OPB or ASP."""
 
 from __future__ import annotations
 
@@ -12,16 +12,16 @@ from . import UsageError
 from .common import add_board_arguments, board_instance
 
 #: Kept here (not imported from the writers) so that ``--help`` imports nothing heavy.
-FORMAT_CHOICES = ("dimacs", "cpsat", "minizinc", "opb", "xcsp3")
+FORMAT_CHOICES = ("dimacs", "cpsat", "minizinc", "opb", "xcsp3", "asp", "smt2", "smt2-int", "lp", "mps")
 
 
 def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "export",
-        help="write the model as DIMACS CNF, CP-SAT text, MiniZinc, OPB or XCSP3",
+        help="write the model as DIMACS CNF, CP-SAT text, MiniZinc, OPB, XCSP3, ASP, SMT-LIB 2, LP or MPS",
         description="Write an instance's model for other tools: dimacs (the sat backend's CNF, any encoding), "
         "cpsat (the cpsat backend's model as protobuf text), minizinc (three alldifferent), "
-        "opb (pseudo-Boolean), xcsp3 (the row model as XCSP3 XML, read by ACE and Choco). In dimacs and opb, square (r, c) is variable r*N + c + 1. "
+        "opb (pseudo-Boolean), xcsp3 (the row model as XCSP3 XML, read by ACE and Choco), asp (the asp backend's logic program, for clingo), smt2 and smt2-int (the smt backend's Boolean and integer models, for z3), lp and mps (the mip backend's 0-1 program, for HiGHS or any MIP solver). In dimacs and opb, square (r, c) is variable r*N + c + 1. "
         "See models/README.md.",
     )
     add_board_arguments(parser)

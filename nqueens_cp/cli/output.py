@@ -3,9 +3,16 @@
 from __future__ import annotations
 
 import json
-from typing import Iterable, TextIO
+from typing import TYPE_CHECKING, Iterable, TextIO
 
 from ..instance import Solution
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+#: Columns formatted per slice when a numpy answer is streamed (a few MB of text at a time).
+STREAM_SLICE = 1 << 20
 
 
 def format_solution(solution: Solution, output_format: str) -> str:
@@ -31,3 +38,28 @@ def emit_solution(solution: Solution, out: TextIO, *, output_format: str = "text
     out.write(format_solution(solution, output_format) + "\n")
     if show and output_format == "text":
         out.write(draw_board(solution) + "\n\n")
+
+
+def write_columns(columns: npt.NDArray[np.int32], out: TextIO, *, output_format: str = "text") -> None:
+    """Write a solution given as a numpy array, in the format of :func:`format_solution`, slice by
+    slice as bytes (a compiled formatter), with a few MB of text in memory at a time."""
+    from ..searches.columns_text import decimal_text
+
+    out.flush()
+    binary = out.buffer if hasattr(out, "buffer") else None
+    separator = b", " if output_format == "jsonl" else b" "
+
+    def put(data: bytes) -> None:
+        if binary is not None:
+            binary.write(data)
+        else:
+            out.write(data.decode("ascii"))
+
+    if output_format == "jsonl":
+        put(b"[")
+    for first in range(0, len(columns), STREAM_SLICE):
+        chunk = decimal_text(columns[first:first + STREAM_SLICE], separator)
+        put(chunk if first + STREAM_SLICE < len(columns) else chunk[: -len(separator)])
+    put(b"]\n" if output_format == "jsonl" else b"\n")
+    if binary is not None:
+        binary.flush()

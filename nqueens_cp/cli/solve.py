@@ -6,16 +6,30 @@ import argparse
 import sys
 from typing import Any
 
-from ..backends.defaults import DEFAULT_BACKENDS, Question, default_backend
+from ..backends.defaults import DEFAULT_BACKENDS, LOCAL_SEARCH_FROM_N, Question, default_backend
 from ..backends.registry import create_backend
+from ..errors import SearchBoundError, SearchStoppedError
 from ..instance import Instance
+from . import EXIT_STOPPED
 from .certify import add_certify_arguments, run_certified, wants_certificate
 from .common import add_backend_options, add_board_arguments, backend_options, board_instance, integer
-from .output import emit_solution
+from .output import emit_solution, write_columns
 from .split_run import add_parallel_arguments, run_split, wants_split
 
 #: How each question of :data:`~nqueens_cp.backends.defaults.DEFAULT_BACKENDS` is asked on ``solve``.
 DEFAULT_HELP = {"first": "the first solution", "count": "--count or --unique", "all": "--all"}
+
+#: Boards drawn with ``--show`` at most (a drawing has n² squares).
+SHOW_MAX_N = 1000
+
+
+#: What each exit status of ``solve`` means (in its help, and so in the CLI reference).
+EXIT_STATUSES = (
+    "0: answered; 1: no solution (no completion), a count that differs from the published one (OEIS), "
+    "or a split run that failed; 2: bad input (one line on stderr, nothing built); 3: stopped at a "
+    "bound the backend was given (cpsat --time-limit) before it answered: the solutions already "
+    "written stand, the answer is not complete; 130: interrupted (Ctrl-C)"
+)
 
 
 def add_parser(subparsers: Any) -> None:
@@ -23,13 +37,15 @@ def add_parser(subparsers: Any) -> None:
         "solve",
         help="find the first solution, all solutions, or their count",
         description="Solve one N-Queens instance. Default: print the first solution.",
+        epilog=f"Exit status: {EXIT_STATUSES}.",
     )
     add_board_arguments(parser)
     parser.add_argument(
         "--backend", metavar="NAME",
         help="backend name (see `nqueens-cp backends`); default: the fastest for the question ("
         + "; ".join(f"{DEFAULT_HELP[q]}: {b}" for q, b in DEFAULT_BACKENDS.items())
-        + "); --backend backtrack is the readable pure-Python search",
+        + f"; from n = {LOCAL_SEARCH_FROM_N} the first solution: localsearch); --backend backtrack is the "
+        "readable pure-Python search",
     )
     what = parser.add_mutually_exclusive_group()
     what.add_argument("--all", action="store_true", help="stream every solution, one per line")
@@ -47,7 +63,11 @@ def add_parser(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from . import UsageError
+
     instance, described = board_instance(args)
+    if args.show and instance.n > SHOW_MAX_N:
+        raise UsageError(f"--show draws boards up to n = {SHOW_MAX_N} (n = {instance.n:,}); leave it out")
     if args.backend is None:
         args.backend = "sat" if wants_certificate(args) else default_backend(question(args), instance)
     options = backend_options(args)
@@ -76,12 +96,28 @@ def run(args: argparse.Namespace) -> int:
     elif args.unique:  # the first representative of a symmetry class
         solutions = backend.solutions(instance, limit=1, unique=True)
     else:
-        first = backend.first_solution(instance)
+        try:
+            if backend.array_answers and not args.show:  # streamed from the array: no tuple is made
+                columns = backend.first_columns(instance)
+                if columns is not None:
+                    write_columns(columns, out, output_format=args.format)
+                    return 0
+                first = None
+            else:
+                first = backend.first_solution(instance)
+        except SearchBoundError as stopped:
+            sys.stderr.write(stopped.describe(described) + "\n")
+            return 1
         solutions = iter(() if first is None else (first,))
     found = 0
-    for solution in solutions:
-        emit_solution(solution, out, output_format=args.format, show=args.show)
-        found += 1
+    try:
+        for solution in solutions:
+            emit_solution(solution, out, output_format=args.format, show=args.show)
+            found += 1
+    except SearchStoppedError as stop:  # what was written stands; the rest is not known
+        out.flush()
+        sys.stderr.write(f"nqueens-cp: stopped: {stop}; the {found} solution(s) written are not all\n")
+        return EXIT_STOPPED
     out.flush()
     if args.all and args.limit is None and not _matches_published(found, instance, args.unique, streamed=True):
         return 1

@@ -1,4 +1,4 @@
-"""Exporting the models (DIMACS, CP-SAT text, MiniZinc, OPB) and reading solver answers back.
+"""Exporting the models (DIMACS, CP-SAT text, MiniZinc, OPB, ASP) and reading solver answers back.
 
 The models themselves, and their sizes, are in :mod:`nqueens_cp.models`.
 
@@ -14,6 +14,7 @@ from .decode import Board, SolverAnswer, board_from_literals, parse_solver_outpu
 from .writers import (
     FORMAT_SUFFIXES,
     FORMATS,
+    asp_text,
     cpsat_text,
     dimacs_text,
     export_model,
@@ -27,6 +28,7 @@ __all__ = [
     "FORMAT_SUFFIXES",
     "Board",
     "SolverAnswer",
+    "asp_text",
     "board_from_literals",
     "cpsat_text",
     "dimacs_text",

@@ -6,7 +6,7 @@ Run from the repository root::
 
 It writes ``models/cnf/queens8-<encoding>.cnf`` for every ``sat`` encoding, the CP-SAT model
 ``models/queens8.cpsat.pbtxt``, the MiniZinc model ``models/queens8.mzn`` and the pseudo-Boolean
-model ``models/queens8.opb`` and the XCSP3 model ``models/queens8.xml``. ``tests/test_models_dir.py`` fails when ``models/`` differs from
+model ``models/queens8.opb``, the XCSP3 model ``models/queens8.xml``, the logic program ``models/queens8.asp.lp`` and the SMT-LIB models ``models/queens8.smt2`` and ``models/queens8.int.smt2``, the 0-1 program ``models/queens8.lp`` and ``models/queens8.mps``. ``tests/test_models_dir.py`` fails when ``models/`` differs from
 what this would write.
 """
 
@@ -20,10 +20,12 @@ from ..instance import Instance
 from ..models.cnf import ENCODINGS
 from .writers import FORMAT_SUFFIXES, export_model, write_text_atomic
 
-__all__ = ["EXAMPLE_N", "example_models", "main", "regenerate"]
+__all__ = ["EXAMPLE_FORMATS", "EXAMPLE_N", "example_models", "main", "regenerate"]
 
 #: The board size of the examples under ``models/``.
 EXAMPLE_N = 8
+#: The formats written besides one DIMACS file per encoding.
+EXAMPLE_FORMATS: tuple[str, ...] = ("cpsat", "minizinc", "opb", "xcsp3", "asp", "smt2", "smt2-int", "lp", "mps")
 
 
 def example_models(n: int = EXAMPLE_N) -> dict[str, str]:
@@ -32,7 +34,7 @@ def example_models(n: int = EXAMPLE_N) -> dict[str, str]:
     files = {
         f"cnf/queens{n}-{encoding}.cnf": export_model(instance, "dimacs", encoding) for encoding in ENCODINGS
     }
-    for fmt in ("cpsat", "minizinc", "opb", "xcsp3"):
+    for fmt in EXAMPLE_FORMATS:
         files[f"queens{n}{FORMAT_SUFFIXES[fmt]}"] = export_model(instance, fmt)
     return files
 

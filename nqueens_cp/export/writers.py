@@ -1,10 +1,10 @@
-"""Writers for the exported models: DIMACS CNF, CP-SAT protobuf text, MiniZinc, OPB and XCSP3.
+"""Writers for the exported models: DIMACS CNF, CP-SAT protobuf text, MiniZinc, OPB, XCSP3, ASP, SMT-LIB 2, LP and MPS.
 
 Every writer returns the whole file as a string, deterministically (the same instance gives the
 same bytes), so ``models/`` can be checked against the code. Every model comes from
 :mod:`nqueens_cp.models` — the CNF from :func:`~nqueens_cp.models.cnf.build_cnf`, the CP-SAT model
 from :func:`~nqueens_cp.models.cpsat.build_cpsat_model`, MiniZinc and OPB from
-:mod:`nqueens_cp.models.text`, XCSP3 from :mod:`nqueens_cp.models.xcsp3` — so what is exported is exactly what the backends solve; this module
+:mod:`nqueens_cp.models.text`, XCSP3 from :mod:`nqueens_cp.models.xcsp3`, the logic program from :mod:`nqueens_cp.models.asp`, SMT-LIB from :mod:`nqueens_cp.models.smt`, LP and MPS from :mod:`nqueens_cp.models.mip` — so what is exported is exactly what the backends solve; this module
 adds the header comments that explain each file.
 
 In the DIMACS and OPB files, square ``(r, c)`` (0-based) is variable ``r*n + c + 1``.
@@ -33,6 +33,7 @@ DEFAULT_ENCODING = "seqcounter"
 __all__ = [
     "FORMATS",
     "FORMAT_SUFFIXES",
+    "asp_text",
     "cpsat_text",
     "dimacs_text",
     "export_model",
@@ -42,8 +43,10 @@ __all__ = [
 ]
 
 #: The export formats, and the file suffix each is written with.
-FORMAT_SUFFIXES: dict[str, str] = {"dimacs": ".cnf", "cpsat": ".cpsat.pbtxt", "minizinc": ".mzn", "opb": ".opb",
-                                   "xcsp3": ".xml"}
+FORMAT_SUFFIXES: dict[str, str] = {
+    "dimacs": ".cnf", "cpsat": ".cpsat.pbtxt", "minizinc": ".mzn", "opb": ".opb", "xcsp3": ".xml", "asp": ".asp.lp",
+    "smt2": ".smt2", "smt2-int": ".int.smt2", "lp": ".lp", "mps": ".mps",
+}
 FORMATS: tuple[str, ...] = tuple(FORMAT_SUFFIXES)
 
 
@@ -161,7 +164,52 @@ def cpsat_text(instance: Instance) -> str:
     return "\n".join(header) + "\n" + body + ("" if body.endswith("\n") else "\n")
 
 
+def asp_text(instance: Instance) -> str:
+    """The ``asp`` backend's logic program of ``instance`` (facts and rules; ``clingo FILE 0`` enumerates)."""
+    require_instance(instance)
+    from ..models.asp import asp_program
+
+    return asp_program(instance).text
+
+
+def smt2_bool_text(instance: Instance) -> str:
+    """The ``smt`` backend's Boolean model of ``instance`` as SMT-LIB 2 (z3's cardinality extensions)."""
+    require_instance(instance)
+    from ..models.smt import smt2_text
+
+    return smt2_text(instance, "bool")
+
+
+def smt2_int_text(instance: Instance) -> str:
+    """The ``smt`` backend's integer model of ``instance`` (three ``distinct``) as SMT-LIB 2, logic QF_LIA."""
+    require_instance(instance)
+    from ..models.smt import smt2_text
+
+    return smt2_text(instance, "int")
+
+
+def lp_text(instance: Instance) -> str:
+    """The ``mip`` backend's 0-1 program of ``instance`` in CPLEX LP format."""
+    require_instance(instance)
+    from ..models.mip import lp_text as write
+
+    return write(instance)
+
+
+def mps_text(instance: Instance) -> str:
+    """The ``mip`` backend's 0-1 program of ``instance`` in free MPS format."""
+    require_instance(instance)
+    from ..models.mip import mps_text as write
+
+    return write(instance)
+
+
 _WRITERS: dict[str, Callable[[Instance], str]] = {
+    "lp": lp_text,
+    "mps": mps_text,
+    "smt2": smt2_bool_text,
+    "smt2-int": smt2_int_text,
+    "asp": asp_text,
     "cpsat": cpsat_text,
     "minizinc": minizinc_text,
     "opb": opb_text,

@@ -40,6 +40,8 @@ class ComparisonRequest:
     start_method: str | None = None
     #: Resident memory each worker may use, in MB, before it is killed and recorded ``oom``.
     memory_limit_mb: float | None = None
+    #: Certify each count and each "no solution" with a checked proof (:mod:`.certification`).
+    certify: bool = False
 
 
 #: Called before each run with (runs done so far, runs planned, the run about to start).
@@ -68,10 +70,11 @@ def _stop_signals_handled() -> Iterator[None]:
     # A native library may have reset SIGINT to the C default behind Python's back (CP-SAT does
     # so after every in-process solve, as it removes its own Ctrl-C handler): Ctrl-C would then
     # kill this process outright and the results so far would be lost. Installing Python's
-    # handler again re-arms it. A SIGINT ignored on purpose (a background job) stays ignored.
+    # handler again re-arms it (Python's own, or the command line's watch that stands in for it).
+    # A SIGINT ignored on purpose (a background job) stays ignored.
     previous_int = signal.getsignal(signal.SIGINT)
-    if previous_int is signal.default_int_handler:
-        signal.signal(signal.SIGINT, signal.default_int_handler)
+    if callable(previous_int):
+        signal.signal(signal.SIGINT, previous_int)
     try:
         yield
     finally:
@@ -110,6 +113,10 @@ def run_comparison(
     def close_size() -> None:
         n = pending[0].record.n
         checks.extend(validate(request.task, pending))
+        if request.certify:
+            from .certification import certificate_checks
+
+            checks.extend(certificate_checks(request.task, pending, request.timeout))
         pending.clear()
         if on_checkpoint is not None or on_size is not None:
             partial = snapshot(False, "checkpoint: the comparison was still running")

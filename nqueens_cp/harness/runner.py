@@ -159,6 +159,8 @@ class Runner:
                 return RunResult(record(RunStatus.FAILED, _death_reason(process.exitcode)), instance)
             if kind == "oom":
                 return RunResult(record(RunStatus.OUT_OF_MEMORY, f"out of memory: {payload}"), instance)
+            if kind == "stopped":  # the backend's own time limit: a timeout like the harness's
+                return RunResult(record(RunStatus.TIMED_OUT, f"stopped at its bound: {payload}"), instance)
             if kind == "refused":
                 return RunResult(record(RunStatus.REFUSED, f"refused: {payload}"), instance)
             if kind != "ok":

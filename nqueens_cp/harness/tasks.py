@@ -76,10 +76,6 @@ class Task(ABC):
         """The count a run of a counting task asks for (called in the worker process, timed)."""
         raise NQueensError(f"task {self.name} asks for boards, not a count")
 
-    def takes_part(self, backend: type[Backend]) -> bool:
-        """Whether configurations of ``backend`` run this task (count-only backends: counting tasks only)."""
-        return self.asks_count or not getattr(backend, "counts_only", False)
-
     def solution_problems(self, instance: Instance, solution: Sequence[int]) -> list[str]:
         """Why ``solution`` is not an acceptable answer (empty when it is): the independent checker."""
         return solution_problems(instance, solution)

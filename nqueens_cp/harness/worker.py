@@ -30,7 +30,7 @@ from itertools import islice
 from typing import Any
 
 from ..backends.base import Backend, ModelSize
-from ..errors import ModelTooLargeError, describe_exception
+from ..errors import ModelTooLargeError, SearchBoundError, SearchStoppedError, describe_exception
 from ..fingerprint import FingerprintAccumulator
 from ..instance import Instance, Solution
 from ..processes import die_with_parent, limit_address_space, peak_resident_kb
@@ -162,6 +162,7 @@ def worker_main(
 ) -> None:
     """Entry point of a worker process: run ``job``, send ``("ok", report)``, ``("refused", reason)``
     (the backend declined the instance up front: too large a model, a search that cannot reach it),
+    ``("stopped", reason)`` (the backend reached a bound it was given, a time limit),
     ``("oom", reason)`` (a ``MemoryError`` under the address-space backstop of ``memory_limit``
     bytes) or ``("error", reason)``."""
     if parent is not None:
@@ -177,6 +178,8 @@ def worker_main(
         message: tuple[str, Any] = ("ok", execute(job))
     except ModelTooLargeError as error:
         message = ("refused", str(error))
+    except (SearchStoppedError, SearchBoundError) as error:  # stopped at a bound it was given
+        message = ("stopped", str(error))
     except MemoryError as error:
         message = ("oom", describe_exception(error))
     except BaseException as error:

@@ -150,3 +150,18 @@ def add_cnf_lex_leader(cnf: CNF, pool: IDPool, n: int) -> None:
             guard = nxt
     cnf.extend(clause for clause in clauses if clause is not None)
     cnf.nv = max(cnf.nv, pool.top)
+
+
+def lex_leader_clauses(n: int) -> tuple[int, list[list[int]]]:
+    """The lex-leader clauses of :func:`add_cnf_lex_leader` on their own, for the 0-1 models that
+    take clauses as linear constraints (MIP, pseudo-Boolean, SMT): square ``(r, c)`` is variable
+    ``r*n + c + 1``, the auxiliary variables follow. Returns the number of variables and the clauses."""
+    from pysat.formula import CNF, IDPool
+
+    pool = IDPool()
+    for r in range(n):
+        for c in range(n):
+            pool.id(("q", r, c))
+    cnf = CNF()
+    add_cnf_lex_leader(cnf, pool, n)
+    return max(pool.top, n * n), [list(clause) for clause in cnf.clauses]

@@ -29,6 +29,7 @@ from math import isqrt
 from ..errors import BackendOptionError
 from .amo import AMO_ENCODERS, Cost, atmost_one_size
 from .geometry import ModelSize
+from .lines import line_model_size
 
 __all__ = [
     "CLOSED_FORMS",
@@ -38,6 +39,7 @@ __all__ = [
     "closed_form",
     "cnf_size",
     "cpsat_size",
+    "line_size",
     "minizinc_size",
     "opb_size",
     "row_model_size",
@@ -208,6 +210,13 @@ def opb_size(n: int, preplaced: int = 0) -> ModelSize:
         return ModelSize(0, preplaced)
     lines = n + n + 2 * (2 * n - 3) if n >= 2 else 1
     return ModelSize(n * n, lines + preplaced)
+
+
+def line_size(n: int, preplaced: int = 0) -> ModelSize:
+    """The 0-1 line model (:mod:`.lines`) that the ASP program, the MIP, the PB model and the Boolean
+    SMT model state: n² variables, ``2n`` row and column equalities, ``2(2n − 3)`` diagonal
+    "at most one" constraints and ``p`` forced squares, ``6n − 6 + p`` in all for n >= 2."""
+    return line_model_size(n, preplaced)
 
 
 def cpsat_size(n: int, preplaced: int = 0) -> ModelSize:

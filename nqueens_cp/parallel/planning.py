@@ -171,14 +171,17 @@ def _check_local_workers(config: ParallelConfig, executor: str) -> None:
         )
 
 
-def _by_constellations(
+def _start_constellations(
     instance: Instance, backend: Backend, config: ParallelConfig, enumerate: bool, header: dict[str, Any] | None
-) -> bool:
+) -> int:
+    """How many start constellations the run splits into batches of, or 0 for a row split."""
     if enumerate or instance.fixed or not config.symmetry or config.split_depth is not None:
-        return False
-    if not backend.counts_constellation_batches or backend.start_constellations(instance.n) == 0:
-        return False
-    return header is None or header.get("split") == "constellations"
+        return 0
+    if not backend.counts_constellation_batches:
+        return 0
+    if header is not None and header.get("split") != "constellations":
+        return 0
+    return backend.start_constellations(instance.n)
 
 
 def _from_header(config: ParallelConfig, header: dict[str, Any] | None, key: str, what: str) -> int | None:
@@ -220,7 +223,8 @@ def plan_run(
     called only when a size has to be chosen (for a Dask cluster at ``scheduler`` it connects).
     """
     header = read_header(config.checkpoint) if config.checkpoint is not None else None
-    by_constellations = _by_constellations(instance, backend, config, enumerate, header)
+    available = _start_constellations(instance, backend, config, enumerate, header)
+    by_constellations = available > 0
     in_process = by_constellations and backend.batch_count_releases_gil(instance.n)
     executor = config.executor_name(in_process)
     _check_local_workers(config, executor)
@@ -228,7 +232,7 @@ def plan_run(
     if by_constellations:
         batches = config.batches or _from_header(config, header, "batches", "number of constellation batches")
         if batches is None:
-            batches = default_batches(backend.start_constellations(instance.n), capacity(executor, in_process))
+            batches = default_batches(available, capacity(executor, in_process))
         split = split_constellations(instance, batches)
     else:
         depth = config.split_depth

@@ -96,5 +96,23 @@ def certify(cnf: CnfOfBoard, solutions: Sequence[Solution], proof_text: str) -> 
             text = " ".join(map(str, (*clause, 0)))
             raise CertificationError(f"CNF clause {position + 1} ({text}) is not implied by the rules of the board")
     trusted = len(unimplied)
+    proof_text = without_deletions_of(proof_text, [*cnf.clauses, *blocks])
     proof = check_drup(cnf_text, proof_text)
     return Certificate(len(solutions), proof, trusted, cnf_text, proof_text, time.perf_counter() - started)
+
+
+def without_deletions_of(proof_text: str, clauses: Sequence[Sequence[int]]) -> str:
+    """``proof_text`` without its lines deleting one of ``clauses`` (the formula's own).
+
+    A solver given clauses between solve calls (the blocking clauses) may bring back formula
+    clauses it had deleted (CaDiCaL restores the clauses of eliminated variables) without a proof
+    line: a checker honouring those deletions would refuse later lemmas that use them. Keeping a
+    clause never makes a lemma fail, so the deletions of formula clauses are dropped; the lemmas'
+    own deletions stay, and the proof stays a proof for any DRUP checker.
+    """
+    if "d" not in proof_text:
+        return proof_text
+    formula = {frozenset(clause) for clause in clauses}
+    kept = [line for line in proof_text.splitlines(keepends=True)
+            if not line.startswith("d") or frozenset(map(int, line.split()[1:-1])) not in formula]
+    return "".join(kept)

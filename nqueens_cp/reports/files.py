@@ -73,12 +73,16 @@ class OutputFiles:
             text = render(build_report(results, plot=self.plot.name if png else None, files=names), fmt)
         return text, png
 
-    def write_all(self, results: ComparisonResults, fmt: str, rendered: tuple[str, bytes | None] | None = None) -> str:
+    def write_all(
+        self, results: ComparisonResults, fmt: str, rendered: tuple[str, bytes | None] | None = None,
+        boards: Gallery | None = None,
+    ) -> str:
         """Every output, as one atomic set (see the module docstring); returns the rendered report.
 
-        ``rendered`` is :meth:`render`'s result when the caller has it already.
+        ``rendered`` is :meth:`render`'s result when the caller has it already, else ``boards``
+        is handed to it.
         """
-        text, png = rendered if rendered is not None else self.render(results, fmt)
+        text, png = rendered if rendered is not None else self.render(results, fmt, boards)
         self.directory.mkdir(parents=True, exist_ok=True)
         files: dict[str | os.PathLike[str], str | bytes] = {self.json: results.to_json(), self.csv: results.to_csv()}
         if png is not None:

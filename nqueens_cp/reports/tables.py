@@ -118,6 +118,7 @@ def validation_table(results: ComparisonResults) -> Table:
     cells = table_of_cells(results)
     configs = labels(results)
     label = results.task.expected_label
+    certifying = any(c.name == "certificate" for c in results.checks)
     rows = []
     for n in sizes(results):
         runs = [r for r in results.runs if r.n == n]
@@ -134,6 +135,8 @@ def validation_table(results: ComparisonResults) -> Table:
         else:
             method = "exact"
         row = [str(n), DASH if expected is None else str(expected), method]
+        if certifying:
+            row.append(_certified(results.checks, n))
         for config in configs:
             cell = cells.get((config, n))
             if cell is None:
@@ -159,7 +162,25 @@ def validation_table(results: ComparisonResults) -> Table:
         "counts (a counting task: each count against the published one, an approximate counter within its stated "
         "factor, and the exact counts against each other)."
     )
-    return Table(("n", label, "compared", *configs), tuple(rows), note)
+    if certifying:
+        note += (" 'certified': each count and each 'no solution' solved again with a DRUP proof and checked "
+                 "(compare --certify); 'boards checked' where every answer was a board.")
+    return Table(("n", label, "compared", *(("certified",) if certifying else ()), *configs), tuple(rows), note)
+
+
+def _certified(checks: Sequence[Check], n: int) -> str:
+    """Whether the counts and negative answers of size ``n`` were certified (``compare --certify``)."""
+    mine = [c for c in checks if c.name == "certificate" and c.n == n]
+    if not mine:
+        return "boards checked"
+    failed = [c for c in mine if c.status == FAIL]
+    if failed:
+        return f"FAIL ({len(failed)})"
+    passed = sum(1 for c in mine if c.status == PASS)
+    if passed == len(mine):
+        return "yes" if passed == 1 else f"yes ({passed} instances)"
+    return f"no: {len(mine) - passed} of {len(mine)} not certified ({mine[-1].summary})" if passed == 0 else \
+        f"{passed} of {len(mine)} instances ({len(mine) - passed} not certified)"
 
 
 def completion_table(results: ComparisonResults) -> Table:

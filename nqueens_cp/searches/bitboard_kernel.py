@@ -11,7 +11,7 @@ board in OEIS A000170 (n <= 27, about 2.3e17) fit in an int64.
 
 Three kinds of kernel:
 
-* **Counting with the full symmetry group** (``count_symmetric``): the Somers / Takaken search.
+* **The full symmetry group** (``iter_unique_solutions``): the Somers / Takaken search.
   A solution class under the 8 symmetries of the square has 8, 4 or 2 members (1 only for n = 1).
   The search visits, for every class, a small region that contains exactly one chosen member:
 
@@ -421,17 +421,6 @@ def _symmetric_search(
 def _new_symmetric_state(n: int) -> tuple[Int64Array, Int64Array, Int64Array, Int64Array]:
     """Fresh ``state``, ``board``, ``frames`` and ``scratch`` arrays for :func:`_symmetric_search`."""
     return np.zeros(5, np.int64), np.zeros(n, np.int64), np.zeros((4, n), np.int64), np.zeros((3, n), np.int64)
-
-
-def count_symmetric(n: int) -> tuple[int, int]:
-    """``(total, classes)`` for the empty n x n board: OEIS A000170(n) and A002562(n), one pass."""
-    _check_size(n)
-    if n <= 3:
-        return (1, 1) if n <= 1 else (0, 0)
-    counts = np.zeros(3, np.int64)
-    _symmetric_search(n, np.zeros((0, n), np.int64), *_new_symmetric_state(n), counts)
-    c8, c4, c2 = (int(value) for value in counts)
-    return 8 * c8 + 4 * c4 + 2 * c2, c8 + c4 + c2
 
 
 def iter_unique_solutions(n: int, batch_size: int = DEFAULT_BATCH_SIZE) -> Iterator[Solution]:

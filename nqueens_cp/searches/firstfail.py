@@ -88,94 +88,39 @@ def _middle_out_columns(free: int, last: int) -> Iterator[int]:
             yield col_right
 
 
-def _search(
-    instance: Instance, first_row_max: int | None, priority: Sequence[int], budget: int | None
-) -> Iterator[Solution]:
-    """The search itself: rows tie-broken in ``priority`` order, at most ``budget`` placements."""
-    n = instance.n
-    if n == 0:
-        yield ()
-        return
-    if not instance.fixed_are_consistent():
-        return
-    vectorized = n >= VECTORIZE_FROM
-    if vectorized:
-        import numpy as np
+class _Counts:
+    """The used lines and, per unassigned row, its count of free squares, in Python lists.
 
-        col_used: Any = np.zeros(n, bool)
-        up_used: Any = np.zeros(2 * n - 1, bool)  # r + c
-        down_used: Any = np.zeros(2 * n - 1, bool)  # r - c + n - 1
-        size: Any = np.full(n, n, np.int64)  # free squares per unassigned row
-        is_free: Any = np.ones(n, bool)
-        blocked_grid: Any = None
-        if instance.blocked:
-            blocked_grid = np.zeros((n, n), bool)
-            blocked_grid[tuple(np.asarray(instance.blocked).T)] = True
-    else:
-        col_used = [False] * n
-        up_used = [False] * (2 * n - 1)
-        down_used = [False] * (2 * n - 1)
-        size = [n] * n
-    # Blocked squares, as one bit mask of columns per row (never free, never counted as free).
-    blocked_mask = [0] * n
-    for r, c in instance.blocked:
-        blocked_mask[r] |= 1 << c
-    for r in range(n):
-        size[r] -= blocked_mask[r].bit_count()
-    cols = [-1] * n
-    free_rows: list[int] = list(range(n))  # unassigned rows (order irrelevant)
-    where = list(range(n))  # where[r]: index of r in free_rows while r is unassigned
-    last = n - 1
-    rank = [0] * (n + 1)  # ties go to the lower rank; rank[n] is the sentinel for "no row yet"
-    for position, r in enumerate(priority):
-        rank[r] = position
-    placements = 0
-    rank[n] = n
-    if vectorized:
-        rank_array = np.asarray(rank[:n], np.int64)
-    if first_row_max is not None:
-        size[0] = sum(1 for c in range(min(n, first_row_max + 1)) if not blocked_mask[0] >> c & 1)
+    One of the search's two strategies for the same rule (the other is :class:`_ArrayCounts`):
+    :meth:`adjust` changes each free row's count by the squares a queen on (r, c) blocks.
+    """
 
-    restricted = first_row_max is not None
-    row0_limit = n - 1 if first_row_max is None else first_row_max
-    full = (1 << n) - 1
-    # The same lines as bit masks, to list a row's free columns quickly: bit c of col_mask,
-    # bit r + c of up_mask, bit c - r + n - 1 of down_mask.
-    masks = [0, 0, 0]
+    def __init__(self, search: _FirstFail) -> None:
+        n = search.n
+        self.search = search
+        self.col_used: Any = [False] * n
+        self.up_used: Any = [False] * (2 * n - 1)  # r + c
+        self.down_used: Any = [False] * (2 * n - 1)  # r - c + n - 1
+        self.size: Any = [n] * n  # free squares per unassigned row
 
-    def allowed(r: int, c: int) -> bool:
-        return (not (col_used[c] or up_used[r + c] or down_used[r - c + last] or blocked_mask[r] >> c & 1)
-                and (r != 0 or c <= row0_limit))
+    def taken(self, r: int) -> None:
+        """Row ``r`` left the unassigned rows."""
 
-    def take(r: int) -> None:
-        i, j = where[r], len(free_rows) - 1
-        other = free_rows[j]
-        free_rows[i], where[other] = other, i
-        free_rows.pop()
-        if vectorized:
-            is_free[r] = False
+    def given_back(self, r: int) -> None:
+        """Row ``r`` is unassigned again."""
 
-    def give_back(r: int) -> None:
-        where[r] = len(free_rows)
-        free_rows.append(r)
-        if vectorized:
-            is_free[r] = True
-
-    def row0_loss(r: int, c: int) -> int:
-        """The squares (r, c) takes from row 0 when row 0 may only use columns <= row0_limit."""
-        k = r if r > 0 else -r
-        return sum(1 for x in {c, c + k, c - k} if 0 <= x <= row0_limit and allowed(0, x))
-
-    def adjust(r: int, c: int, sign: int) -> int:
+    def adjust(self, r: int, c: int, sign: int) -> int:
         """Change each free row's count by ``sign`` per square (r, c) blocks; return the most constrained row.
 
         The squares counted are those free when (r, c)'s lines are unused: call it before
         marking them (sign -1) or after un-marking them (sign +1). Returns -1 when no row is left.
         """
+        search = self.search
+        n, last, rank, restricted = search.n, search.last, search.rank, search.restricted
         best, best_size = n, n + 1
-        cu, uu, du, sz = col_used, up_used, down_used, size
-        bm = blocked_mask
-        for r2 in free_rows:
+        cu, uu, du, sz = self.col_used, self.up_used, self.down_used, self.size
+        bm = search.blocked_mask
+        for r2 in search.free_rows:
             k = r2 - r if r2 > r else r - r2
             gone = bm[r2]
             lost = 0 if uu[r2 + c] or du[r2 - c + last] or gone >> c & 1 else 1
@@ -186,18 +131,49 @@ def _search(
             if x >= 0 and not (cu[x] or uu[r2 + x] or du[r2 - x + last] or gone >> x & 1):
                 lost += 1
             if restricted and r2 == 0:
-                lost = row0_loss(r, c)
+                lost = search.row0_loss(r, c)
             s = sz[r2] + sign * lost
             sz[r2] = s
             if s < best_size or (s == best_size and rank[r2] < rank[best]):
                 best, best_size = r2, s
         return -1 if best == n else best
 
-    def adjust_vectorized(r: int, c: int, sign: int) -> int:
-        """:func:`adjust` for every free row at once, with numpy."""
-        rows = np.flatnonzero(is_free)
+
+class _ArrayCounts(_Counts):
+    """:class:`_Counts` in numpy arrays, every free row adjusted at once (boards from ``VECTORIZE_FROM``)."""
+
+    def __init__(self, search: _FirstFail) -> None:
+        import numpy as np
+
+        self.np = np
+        n = search.n
+        self.search = search
+        self.col_used = np.zeros(n, bool)
+        self.up_used = np.zeros(2 * n - 1, bool)
+        self.down_used = np.zeros(2 * n - 1, bool)
+        self.size = np.full(n, n, np.int64)
+        self.is_free: Any = np.ones(n, bool)
+        self.blocked_grid: Any = None
+        if search.instance.blocked:
+            self.blocked_grid = np.zeros((n, n), bool)
+            self.blocked_grid[tuple(np.asarray(search.instance.blocked).T)] = True
+        self.rank: Any = None  # set once the search's ranks are known
+
+    def taken(self, r: int) -> None:
+        self.is_free[r] = False
+
+    def given_back(self, r: int) -> None:
+        self.is_free[r] = True
+
+    def adjust(self, r: int, c: int, sign: int) -> int:
+        np, search = self.np, self.search
+        n, last = search.n, search.last
+        if self.rank is None:
+            self.rank = np.asarray(search.rank[:n], np.int64)
+        rows = np.flatnonzero(self.is_free)
         if rows.size == 0:
             return -1
+        col_used, up_used, down_used, blocked_grid = self.col_used, self.up_used, self.down_used, self.blocked_grid
         k = np.abs(rows - r)
         lost = ~(up_used[rows + c] | down_used[rows - c + last])
         if blocked_grid is not None:
@@ -209,80 +185,152 @@ def _search(
             if blocked_grid is not None:
                 open_ &= ~blocked_grid[rows, x]
             lost = lost.astype(np.int64) + (inside & open_)
-        if restricted and is_free[0]:
-            lost[np.searchsorted(rows, 0)] = row0_loss(r, c)
-        size[rows] += sign * lost
-        return int(rows[np.argmin(size[rows] * (n + 1) + rank_array[rows])])
+        if search.restricted and self.is_free[0]:
+            lost[np.searchsorted(rows, 0)] = search.row0_loss(r, c)
+        self.size[rows] += sign * lost
+        return int(rows[np.argmin(self.size[rows] * (n + 1) + self.rank[rows])])
 
-    if vectorized:
-        adjust = adjust_vectorized
 
-    def mark(r: int, c: int, value: bool) -> None:
-        col_used[c] = value
-        up_used[r + c] = value
-        down_used[r - c + last] = value
+class _FirstFail:
+    """One run of the search: rows tie-broken in ``priority`` order, at most ``budget`` placements.
+
+    The board's lines are kept twice: as flags and counts in a :class:`_Counts` strategy (Python
+    lists below ``VECTORIZE_FROM`` rows, numpy arrays from there), and as bit masks to list a
+    row's free columns quickly (bit c of ``masks[0]``, bit r + c of ``masks[1]``, bit c - r + n - 1
+    of ``masks[2]``).
+    """
+
+    def __init__(
+        self, instance: Instance, first_row_max: int | None, priority: Sequence[int], budget: int | None
+    ) -> None:
+        n = self.n = instance.n
+        self.instance = instance
+        self.last = n - 1
+        self.budget = budget
+        self.placements = 0
+        self.counts = _ArrayCounts(self) if n >= VECTORIZE_FROM else _Counts(self)
+        # Blocked squares, as one bit mask of columns per row (never free, never counted as free).
+        self.blocked_mask = [0] * n
+        for r, c in instance.blocked:
+            self.blocked_mask[r] |= 1 << c
+        for r in range(n):
+            self.counts.size[r] -= self.blocked_mask[r].bit_count()
+        self.cols = [-1] * n
+        self.free_rows: list[int] = list(range(n))  # unassigned rows (order irrelevant)
+        self.where = list(range(n))  # where[r]: index of r in free_rows while r is unassigned
+        self.rank = [0] * (n + 1)  # ties go to the lower rank; rank[n] is the sentinel for "no row yet"
+        for position, r in enumerate(priority):
+            self.rank[r] = position
+        self.rank[n] = n
+        self.restricted = first_row_max is not None
+        self.row0_limit = n - 1 if first_row_max is None else first_row_max
+        if first_row_max is not None:
+            self.counts.size[0] = sum(
+                1 for c in range(min(n, first_row_max + 1)) if not self.blocked_mask[0] >> c & 1
+            )
+        self.full = (1 << n) - 1
+        self.masks = [0, 0, 0]
+
+    def allowed(self, r: int, c: int) -> bool:
+        counts = self.counts
+        return (not (counts.col_used[c] or counts.up_used[r + c] or counts.down_used[r - c + self.last]
+                     or self.blocked_mask[r] >> c & 1)
+                and (r != 0 or c <= self.row0_limit))
+
+    def row0_loss(self, r: int, c: int) -> int:
+        """The squares (r, c) takes from row 0 when row 0 may only use columns <= row0_limit."""
+        k = r if r > 0 else -r
+        return sum(1 for x in {c, c + k, c - k} if 0 <= x <= self.row0_limit and self.allowed(0, x))
+
+    def _mark(self, r: int, c: int, value: bool) -> None:
+        counts, masks = self.counts, self.masks
+        counts.col_used[c] = value
+        counts.up_used[r + c] = value
+        counts.down_used[r - c + self.last] = value
         masks[0] ^= 1 << c
         masks[1] ^= 1 << (r + c)
-        masks[2] ^= 1 << (c - r + last)
+        masks[2] ^= 1 << (c - r + self.last)
 
-    def place(r: int, c: int) -> int:
-        nonlocal placements
-        placements += 1
-        if budget is not None and placements > budget:
+    def place(self, r: int, c: int) -> int:
+        """Put a queen on (r, c); returns the most constrained free row (-1: none left)."""
+        self.placements += 1
+        if self.budget is not None and self.placements > self.budget:
             raise _BudgetExhausted
-        take(r)
-        best = adjust(r, c, -1)
-        mark(r, c, True)
-        cols[r] = c
+        free_rows, where = self.free_rows, self.where
+        i = where[r]
+        other = free_rows[-1]
+        free_rows[i], where[other] = other, i
+        free_rows.pop()
+        self.counts.taken(r)
+        best = self.counts.adjust(r, c, -1)
+        self._mark(r, c, True)
+        self.cols[r] = c
         return best
 
-    def unplace(r: int) -> None:
-        c = cols[r]
-        cols[r] = -1
-        mark(r, c, False)
-        adjust(r, c, +1)
-        give_back(r)
+    def unplace(self, r: int) -> None:
+        c = self.cols[r]
+        self.cols[r] = -1
+        self._mark(r, c, False)
+        self.counts.adjust(r, c, +1)
+        self.where[r] = len(self.free_rows)
+        self.free_rows.append(r)
+        self.counts.given_back(r)
 
-    def candidates(r: int) -> Iterator[int]:
+    def candidates(self, r: int) -> Iterator[int]:
         """Row r's free columns, middle-out. Lazy: whenever the search asks for the next one, the
         board above this level is as it was when the level was opened, so the free set stays valid."""
-        free = full & ~(masks[0] | (masks[1] >> r) | (masks[2] >> (last - r)) | blocked_mask[r])
+        masks, last = self.masks, self.last
+        free = self.full & ~(masks[0] | (masks[1] >> r) | (masks[2] >> (last - r)) | self.blocked_mask[r])
         if r == 0:
-            free &= (1 << (row0_limit + 1)) - 1
+            free &= (1 << (self.row0_limit + 1)) - 1
         return _middle_out_columns(free, last)
 
-    # Pre-placed queens are placed for good before the search starts.
-    best = -1
-    for r, c in instance.fixed:
-        if not allowed(r, c):
+    def solutions(self) -> Iterator[Solution]:
+        """Every solution, depth first (pre-placed queens are placed for good before the search starts)."""
+        best = -1
+        for r, c in self.instance.fixed:
+            if not self.allowed(r, c):
+                return
+            best = self.place(r, c)
+        if not self.free_rows:
+            yield tuple(self.cols)
             return
-        best = place(r, c)
-    if not free_rows:
-        yield tuple(cols)
-        return
-    if best < 0:
-        best = min(free_rows, key=lambda r: size[r])
-    # The search stack, as parallel lists: per level the row and the iterator over its candidate
-    # columns (the one on the board, if any, was the last it gave).
-    stack_rows = [best]
-    stack_cands = [candidates(best)]
-    placed_top = False  # whether the top level's queen is on the board
-    while stack_rows:
-        row = stack_rows[-1]
-        if placed_top:
-            unplace(row)
-            placed_top = False
-        col = next(stack_cands[-1], -1)
-        if col < 0:
-            stack_rows.pop()
-            stack_cands.pop()
-            placed_top = bool(stack_rows)  # the parent level's queen is still on the board
-            continue
-        best = place(row, col)
-        placed_top = True
+        size = self.counts.size
         if best < 0:
-            yield tuple(cols)
-        elif size[best] > 0:
-            stack_rows.append(best)
-            stack_cands.append(candidates(best))
-            placed_top = False
+            best = min(self.free_rows, key=lambda r: size[r])
+        # The search stack, as parallel lists: per level the row and the iterator over its candidate
+        # columns (the one on the board, if any, was the last it gave).
+        stack_rows = [best]
+        stack_cands = [self.candidates(best)]
+        placed_top = False  # whether the top level's queen is on the board
+        while stack_rows:
+            row = stack_rows[-1]
+            if placed_top:
+                self.unplace(row)
+                placed_top = False
+            col = next(stack_cands[-1], -1)
+            if col < 0:
+                stack_rows.pop()
+                stack_cands.pop()
+                placed_top = bool(stack_rows)  # the parent level's queen is still on the board
+                continue
+            best = self.place(row, col)
+            placed_top = True
+            if best < 0:
+                yield tuple(self.cols)
+            elif size[best] > 0:
+                stack_rows.append(best)
+                stack_cands.append(self.candidates(best))
+                placed_top = False
+
+
+def _search(
+    instance: Instance, first_row_max: int | None, priority: Sequence[int], budget: int | None
+) -> Iterator[Solution]:
+    """The search itself: rows tie-broken in ``priority`` order, at most ``budget`` placements."""
+    if instance.n == 0:
+        yield ()
+        return
+    if not instance.fixed_are_consistent():
+        return
+    yield from _FirstFail(instance, first_row_max, priority, budget).solutions()

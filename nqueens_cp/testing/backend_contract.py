@@ -15,7 +15,8 @@ A backend in another package runs them in its own tests::
 
 Each check raises ``ContractViolation`` (an ``AssertionError``) saying what is wrong. The
 answers are judged by the independent checker and by a brute-force enumeration, never by
-another backend. nqueens-cp's own contract tests (``tests/test_backends_contract.py``) are these
+another backend. A backend that declares it does not count or enumerate (``Backend.answers``)
+is checked for a one-line ``NQueensError`` refusal of those instead, and on its first solutions. nqueens-cp's own contract tests (``tests/test_backends_contract.py``) are these
 functions, run against every built-in backend.
 
 A backend that counts without enumerating (``counts_only``, :mod:`nqueens_cp.backends.counting`)
@@ -28,12 +29,12 @@ from __future__ import annotations
 
 import random
 from functools import cache
-from itertools import product
+from itertools import permutations
 from typing import Callable
 
 from ..backends.base import Backend
 from ..checker import is_valid_solution
-from ..errors import BackendOptionError, NQueensError
+from ..errors import BackendOptionError, NQueensError, SearchBoundError
 from ..instance import Instance, Solution
 from ..oeis import A000170
 
@@ -49,14 +50,37 @@ def _require(condition: bool, message: str) -> None:
 
 @cache
 def reference_solutions(instance: Instance) -> frozenset[Solution]:
-    """Every solution of ``instance`` by brute force over the allowed columns, kept by the checker alone."""
-    fixed = instance.fixed_by_row
-    allowed = [[fixed[r]] if r in fixed else range(instance.n) for r in range(instance.n)]
-    return frozenset(p for p in product(*allowed) if is_valid_solution(instance, p))
+    """Every solution of ``instance`` by brute force, kept by the checker alone: the permutations of the
+    columns (a solution has one queen per column) that keep the pre-placed queens and have distinct
+    diagonals (a quick sieve), each then judged by the checker."""
+    n, fixed = instance.n, instance.fixed_by_row
+    candidates = (
+        p for p in permutations(range(n))
+        if all(p[r] == c for r, c in fixed.items())
+        and len({c + r for r, c in enumerate(p)}) == n and len({c - r for r, c in enumerate(p)}) == n
+    )
+    return frozenset(p for p in candidates if is_valid_solution(instance, p))
+
+
+def _refuses(backend: Backend, answer: str) -> bool:
+    """True (after checking the refusal is one ``NQueensError`` line) when ``backend`` does not give ``answer``."""
+    if answer in backend.answers:
+        return False
+    try:
+        if answer == "count":
+            backend.count(Instance(6))
+        else:
+            list(backend.solutions(Instance(6)))
+    except NQueensError as error:
+        _require("\n" not in str(error) and bool(str(error)), f"{backend!r}: refusal of {answer} is not one line")
+        return True
+    raise ContractViolation(f"{backend!r}: does not declare {answer!r} in its answers but did not refuse it")
 
 
 def check_counts(backend: Backend, ns: range = range(0, 11)) -> None:
     """``count`` equals OEIS A000170 for every n in ``ns``."""
+    if _refuses(backend, "count"):
+        return
     for n in ns:
         got = backend.count(Instance(n))
         _require(got == A000170[n], f"{backend!r}: count of n={n} is {got}, A000170 says {A000170[n]}")
@@ -64,6 +88,8 @@ def check_counts(backend: Backend, ns: range = range(0, 11)) -> None:
 
 def check_solution_sets(backend: Backend, ns: range = range(0, 8)) -> None:
     """``solutions`` yields tuples, each valid, none twice, exactly the brute-force set."""
+    if _refuses(backend, "all"):
+        return
     for n in ns:
         instance = Instance(n)
         solutions = list(backend.solutions(instance))
@@ -80,6 +106,11 @@ def check_solution_sets(backend: Backend, ns: range = range(0, 8)) -> None:
 def check_limit_and_first(backend: Backend) -> None:
     """``limit``, ``first_solution`` (None without a solution) and a negative limit refused."""
     eight = Instance(8)
+    if _refuses(backend, "all") | _refuses(backend, "count"):
+        first = backend.first_solution(eight)
+        _require(first is not None and is_valid_solution(eight, first), f"{backend!r}: bad first solution {first!r}")
+        _require(backend.first_solution(Instance(3)) is None, f"{backend!r}: a first solution of n=3, which has none")
+        return
     limited = list(backend.solutions(eight, limit=5))
     _require(len(limited) == len(set(limited)) == 5, f"{backend!r}: limit=5 gave {len(limited)} solutions")
     _require(all(is_valid_solution(eight, s) for s in limited), f"{backend!r}: limit=5 gave an invalid solution")
@@ -99,6 +130,19 @@ def check_limit_and_first(backend: Backend) -> None:
 
 def check_completion(backend: Backend) -> None:
     """Pre-placed queens: attacking ones give nothing, a full board gives itself, a wrong full board nothing."""
+    if _refuses(backend, "count"):
+        full = (0, 4, 7, 5, 2, 6, 1, 3)
+        cases = (({0: 0, 1: 1}, None), ({0: 0, 3: 0}, None), (dict(enumerate(full)), full),
+                 (dict(enumerate((0, 4, 7, 5, 2, 6, 3, 1))), None))
+        for fixed, expected in cases:
+            try:
+                first = backend.first_solution(Instance(8, fixed))
+            except NQueensError as error:  # a backend that cannot honour pre-placed queens says so
+                _require("\n" not in str(error) and not isinstance(error, SearchBoundError),
+                         f"{backend!r}: {fixed}: {error}")
+                continue
+            _require(first == expected, f"{backend!r}: first solution with {fixed} pre-placed is {first}, not {expected}")
+        return
     _require(backend.count(Instance(8, {0: 0, 1: 1})) == 0, f"{backend!r}: completed attacking queens (diagonal)")
     _require(backend.count(Instance(8, {0: 0, 3: 0})) == 0, f"{backend!r}: completed attacking queens (column)")
     full = (0, 4, 7, 5, 2, 6, 1, 3)
@@ -115,9 +159,29 @@ def check_random_completions(backend: Backend, examples: int = 25, seed: int = 0
         n = rng.randint(0, 7)
         fixed = {rng.randrange(n): rng.randrange(n) for _ in range(rng.randint(0, 3))} if n else {}
         instance = Instance(n, fixed)
+        if "all" not in backend.answers:
+            _check_first_against_brute_force(backend, instance)
+            continue
         got = list(backend.solutions(instance))
         _require(len(got) == len(set(got)) and set(got) == reference_solutions(instance),
                  f"{backend!r}: wrong solution set for {instance}")
+
+
+def _check_first_against_brute_force(backend: Backend, instance: Instance) -> None:
+    """A first solution is one of the brute-force set; "none" only when the set is empty; a stop at
+    the search's bound only when the set is empty too (these boards are tiny). A backend that cannot
+    honour pre-placed queens may refuse them with one line."""
+    expected = reference_solutions(instance)
+    try:
+        got = backend.first_solution(instance)
+    except SearchBoundError:
+        _require(not expected, f"{backend!r}: stopped at its bound on {instance}, which has {len(expected)} solutions")
+        return
+    except NQueensError as error:
+        _require(bool(instance.fixed) and "\n" not in str(error), f"{backend!r}: {instance}: {error}")
+        return
+    _require(got in expected if got is not None else not expected,
+             f"{backend!r}: first solution {got} of {instance} is not one of its {len(expected)} solutions")
 
 
 def check_unique_refuses_pre_placed_queens(backend: Backend) -> None:
@@ -134,6 +198,8 @@ def check_unique_counts(backend: Backend, ns: range = range(1, 8)) -> None:
     from ..oeis import A002562
     from ..symmetry import canonical
 
+    if _refuses(backend, "all"):
+        return
     for n in ns:
         got = list(backend.solutions(Instance(n), unique=True))
         expected = {canonical(s) for s in reference_solutions(Instance(n))}
@@ -148,9 +214,26 @@ def check_model_size(backend: Backend) -> None:
              f"{backend!r}: implausible model size {size}")
 
 
+def check_first_solutions(backend: Backend, ns: range = range(0, 30)) -> None:
+    """``first_solution`` and ``first_columns`` give valid solutions for every n in ``ns`` (None for
+    n = 2 and 3 only)."""
+    import numpy as np
+
+    for n in ns:
+        instance = Instance(n)
+        first = backend.first_solution(instance)
+        _require((first is None) == (n in (2, 3)), f"{backend!r}: first solution of n={n} is {first}")
+        _require(first is None or (isinstance(first, tuple) and is_valid_solution(instance, first)),
+                 f"{backend!r}: bad first solution of n={n}: {first}")
+        columns = backend.first_columns(instance)
+        _require((columns is None) == (n in (2, 3)), f"{backend!r}: first_columns of n={n} is {columns}")
+        _require(columns is None or (columns.dtype == np.int32 and is_valid_solution(instance, columns)),
+                 f"{backend!r}: bad first_columns of n={n}: {columns}")
+
+
 #: Every check, in a sensible order (fast and basic first).
 CHECKS: tuple[Callable[[Backend], None], ...] = (
-    check_counts, check_solution_sets, check_limit_and_first, check_completion, check_random_completions,
+    check_first_solutions, check_counts, check_solution_sets, check_limit_and_first, check_completion, check_random_completions,
     check_unique_refuses_pre_placed_queens, check_unique_counts, check_model_size,
 )
 

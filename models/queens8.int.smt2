@@ -1,0 +1,27 @@
+; N-Queens in SMT-LIB 2 (int model), written by nqueens-cp (`nqueens-cp export N --format smt2-int`)
+; n = 8; pre-placed queens (row:col) = none
+; blocked squares (row:col) = none
+; q<r> is the column (0-based) of the queen on row r
+; Run: z3 FILE.smt2
+(set-logic QF_LIA)
+(declare-fun q0 () Int)
+(declare-fun q1 () Int)
+(declare-fun q2 () Int)
+(declare-fun q3 () Int)
+(declare-fun q4 () Int)
+(declare-fun q5 () Int)
+(declare-fun q6 () Int)
+(declare-fun q7 () Int)
+(assert (and (<= 0 q0) (< q0 8)))
+(assert (and (<= 0 q1) (< q1 8)))
+(assert (and (<= 0 q2) (< q2 8)))
+(assert (and (<= 0 q3) (< q3 8)))
+(assert (and (<= 0 q4) (< q4 8)))
+(assert (and (<= 0 q5) (< q5 8)))
+(assert (and (<= 0 q6) (< q6 8)))
+(assert (and (<= 0 q7) (< q7 8)))
+(assert (distinct q0 q1 q2 q3 q4 q5 q6 q7))
+(assert (distinct (+ q0 0) (+ q1 1) (+ q2 2) (+ q3 3) (+ q4 4) (+ q5 5) (+ q6 6) (+ q7 7)))
+(assert (distinct (- q0 0) (- q1 1) (- q2 2) (- q3 3) (- q4 4) (- q5 5) (- q6 6) (- q7 7)))
+(check-sat)
+(get-model)

@@ -1,0 +1,57 @@
+"""``construction``: one solution of the empty board from a closed form (:mod:`nqueens_cp.constructions`).
+
+``method=evens-odds`` is Hoffman, Loessi and Moore's construction (1969), ``method=bernhardsson``
+Bernhardsson's formulas (1991); both O(n) with no search, for every n (n = 2 and 3: no solution,
+which is a theorem). A closed form places every queen itself, so an instance with pre-placed
+queens or blocked squares is refused (use ``localsearch``); it neither counts nor enumerates.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterator
+
+from ..errors import NQueensError
+from ..instance import MAX_N, Instance, Solution
+from .base import Backend, OptionSpec
+from .limits import check_fits, linear_estimate
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+#: Array bytes per row: the int64 working columns and the int32 answer.
+BYTES_PER_ROW = 8 + 8 + 4
+
+
+class ConstructionBackend(Backend):
+    name = "construction"
+    summary = "one solution of the empty board from a closed form (Hoffman-Loessi-Moore, Bernhardsson), O(n)"
+    answers = frozenset({"first"})
+    max_n = MAX_N
+    array_answers = True
+    option_specs = (
+        OptionSpec("method", str, "evens-odds",
+                   "evens-odds: Hoffman, Loessi and Moore (1969); bernhardsson: Bernhardsson (1991)",
+                   choices=("evens-odds", "bernhardsson")),
+    )
+
+    def _first_columns(self, instance: Instance) -> npt.NDArray[np.int32] | None:
+        if instance.fixed:
+            raise NQueensError("backend construction places every queen by a closed form and cannot honour "
+                               "pre-placed queens; use --backend localsearch")
+        check_fits(linear_estimate(f"{self.options['method']} construction", instance.n, BYTES_PER_ROW,
+                                   as_tuple=False, instead="use a smaller board or raise --max-model-mb"),
+                   backend=self.name)
+        from ..constructions import construction
+
+        return construction(instance.n, self.options["method"])
+
+    def _first_solution(self, instance: Instance) -> Solution | None:
+        check_fits(linear_estimate(f"{self.options['method']} construction", instance.n, BYTES_PER_ROW,
+                                   as_tuple=True, instead="use the command line, which streams the answer"),
+                   backend=self.name)
+        columns = self._first_columns(instance)
+        return None if columns is None else tuple(columns.tolist())
+
+    def _solutions(self, instance: Instance, limit: int | None) -> Iterator[Solution]:
+        raise AssertionError("unreachable: the base class refuses enumeration for this backend")

@@ -1,0 +1,152 @@
+"""``mip``: integer programming with HiGHS (``highspy``), on the 0-1 program of :mod:`nqueens_cp.models.mip`.
+
+A first solution (and a completion) is one MIP solve (HiGHS's defaults: presolve, cuts, its threads). Enumeration is by no-good cuts: after each
+board ``S`` the row ``Σ_{i in S} x_i <= |S| − 1`` is added and HiGHS solves again, from scratch
+(one branch-and-bound per solution, each a little harder than the last). That does not scale, so
+the backend says how far it goes and refuses beyond (:data:`MAX_NOGOOD_SOLVES`): it enumerates or
+counts only when at most that many solutions can come back — a ``limit`` within it, an empty board
+whose count (OEIS) is within it, or at most :data:`MAX_ENUMERATION_ROWS` rows to decide (at most
+92 completions). Anything else is refused in one line, pointing to a backend that enumerates.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+from itertools import islice
+from typing import TYPE_CHECKING, Iterator
+
+from ..errors import ModelTooLargeError, SolverError
+from ..instance import Instance, Solution
+from ..models.geometry import ModelSize
+from ..models.mip import FORMULATIONS, INF, MipModel, build_mip_model
+from ..oeis import A000170, A002562
+from .base import Backend, OptionSpec
+from .limits import check_fits, mip_estimate, model_rows
+
+if TYPE_CHECKING:
+    import highspy
+
+#: The most MIP solves an enumeration may take (one per solution, plus the last, infeasible one).
+MAX_NOGOOD_SOLVES = 100
+#: Boards with at most this many rows to decide have at most A000170[8] = 92 solutions.
+MAX_ENUMERATION_ROWS = 8
+
+
+@contextlib.contextmanager
+def _quiet_stdout() -> Iterator[None]:
+    """Silence file descriptor 1 while HiGHS starts: its constructor prints a banner there."""
+    sys.stdout.flush()
+    saved = os.dup(1)
+    try:
+        with open(os.devnull, "w") as devnull:
+            os.dup2(devnull.fileno(), 1)
+        yield
+    finally:
+        os.dup2(saved, 1)
+        os.close(saved)
+
+
+class MipBackend(Backend):
+    supports_blocked = True
+    name = "mip"
+    summary = ("integer programming (HiGHS): binary x[r][c], rows and columns = 1, diagonals <= 1; "
+               f"enumerates by no-good cuts, at most {MAX_NOGOOD_SOLVES} solutions")
+    requires = ("highspy",)
+    option_specs = (
+        OptionSpec("formulation", str, "lines",
+                   "lines: one row per diagonal (a clique); pairwise: x_a + x_b <= 1 per pair on a diagonal",
+                   choices=FORMULATIONS),
+        OptionSpec("time_limit", float, None, "HiGHS time limit per solve in seconds (None: no limit)", minimum=0),
+    )
+
+    def _model(self, instance: Instance, unique: bool) -> MipModel:
+        check_fits(mip_estimate(instance, self.options["formulation"]), backend="mip")
+        return build_mip_model(instance, self.options["formulation"], unique=unique)
+
+    def _model_size(self, instance: Instance, unique: bool) -> ModelSize:
+        return self._model(instance, unique).size()
+
+    def _highs(self, model: MipModel) -> highspy.Highs:
+        import highspy
+        import numpy as np
+
+        with _quiet_stdout():
+            highs = highspy.Highs()  # type: ignore[no-untyped-call]
+        highs.setOptionValue("output_flag", False)
+        if self.options["time_limit"] is not None:
+            highs.setOptionValue("time_limit", float(self.options["time_limit"]))
+        count = model.columns
+        if count:
+            highs.addVars(count, np.zeros(count), np.ones(count))
+            highs.changeColsIntegrality(count, np.arange(count, dtype=np.int32),
+                                        np.full(count, highspy.HighsVarType.kInteger))
+        rows = model.rows
+        if rows:
+            inf = highspy.kHighsInf
+            lower = np.array([-inf if r.lower == -INF else r.lower for r in rows], dtype=float)
+            upper = np.array([inf if r.upper == INF else r.upper for r in rows], dtype=float)
+            starts = np.cumsum([0] + [len(r.columns) for r in rows[:-1]]).astype(np.int32)
+            index = np.array([j for r in rows for j in r.columns], dtype=np.int32)
+            values = np.array([c for r in rows for c in r.coefficients], dtype=float)
+            highs.addRows(len(rows), lower, upper, len(index), starts, index, values)
+        return highs
+
+    def _solve(self, highs: highspy.Highs, model: MipModel) -> list[int] | None:
+        """The squares of the next solution, or None when there is none."""
+        import highspy
+
+        if model.columns == 0:  # nothing to decide: feasible iff every row holds with no terms
+            return [] if all(r.lower <= 0 <= r.upper for r in model.rows) else None
+        if highs.run() == highspy.HighsStatus.kError:
+            raise SolverError("HiGHS failed to run (an option or the model was refused)")
+        status = highs.getModelStatus()
+        # a 0-1 program with no objective cannot be unbounded: "unbounded or infeasible" is infeasible
+        if status in (highspy.HighsModelStatus.kInfeasible, highspy.HighsModelStatus.kUnboundedOrInfeasible):
+            return None
+        if status != highspy.HighsModelStatus.kOptimal:
+            raise SolverError(f"HiGHS stopped without an answer ({highs.modelStatusToString(status)})")
+        values = highs.getSolution().col_value
+        return [j for j in range(model.square_columns) if values[j] > 0.5]
+
+    def _first_solution(self, instance: Instance) -> Solution | None:
+        model = self._model(instance, False)
+        found = self._solve(self._highs(model), model)
+        return None if found is None else model.lines.decode(found)
+
+    def _check_enumeration(self, instance: Instance, limit: int | None, unique: bool) -> None:
+        """Refuse an enumeration that could take more than MAX_NOGOOD_SOLVES solves (see the module docstring)."""
+        if limit is not None and limit < MAX_NOGOOD_SOLVES:
+            return
+        if model_rows(instance) <= MAX_ENUMERATION_ROWS:
+            return
+        counts = A002562 if unique else A000170
+        if not instance.fixed and not instance.blocked and counts.get(instance.n, MAX_NOGOOD_SOLVES) < MAX_NOGOOD_SOLVES:
+            return
+        raise ModelTooLargeError(
+            f"mip enumerates by no-good cuts, one MIP solve per solution, and stops at {MAX_NOGOOD_SOLVES} "
+            f"(n = {instance.n} may have more); give a limit below {MAX_NOGOOD_SOLVES} or use --backend asp, sat or cpsat"
+        )
+
+    def _solutions(self, instance: Instance, limit: int | None) -> Iterator[Solution]:
+        return self._enumerate(instance, limit, unique=False)
+
+    def _unique_solutions(self, instance: Instance, limit: int | None) -> Iterator[Solution]:
+        return self._enumerate(instance, limit, unique=True)
+
+    def _enumerate(self, instance: Instance, limit: int | None, *, unique: bool) -> Iterator[Solution]:
+        self._check_enumeration(instance, limit, unique)
+        model = self._model(instance, unique)
+        highs = self._highs(model)
+        import numpy as np
+
+        while (found := self._solve(highs, model)) is not None:
+            yield model.lines.decode(found)
+            if not found:  # the board had nothing to decide: it is the only solution
+                return
+            size = len(found)
+            highs.addRow(-np.inf, size - 1, size, np.array(found, dtype=np.int32), np.ones(size))
+
+    def _count(self, instance: Instance, limit: int | None, unique: bool) -> int:
+        return sum(1 for _ in islice(self._enumerate(instance, limit, unique=unique), limit))

@@ -1,0 +1,97 @@
+"""``pb``: pseudo-Boolean solving with Exact, in process, on the model of :mod:`nqueens_cp.models.pb`.
+
+Exact (Devriendt's cutting-planes solver, the ``exact`` package) takes the linear constraints as
+they are: one cardinality constraint per line, no clausal encoding. Every solution is found by a
+``runFull`` call; the next is excluded by ``invalidateLastSol`` projected on the square
+variables (a no-good over the queens only, as the ``sat`` backend does: auxiliary lex-leader
+variables must not let one board come back). A full count is Exact's own ``count`` over the
+square variables. ``--unique`` adds the lex-leader clauses as linear constraints.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterator
+
+from ..errors import SolverError
+from ..instance import Instance, Solution
+from ..models.geometry import ModelSize
+from ..models.pb import FORMULATIONS, PbModel, build_pb_model
+from .base import Backend, OptionSpec
+from .limits import check_fits, pb_estimate
+
+if TYPE_CHECKING:
+    import exact
+
+
+class PbBackend(Backend):
+    supports_blocked = True
+    name = "pb"
+    summary = "pseudo-Boolean (Exact, in process): one 0-1 variable per square, a linear constraint per line"
+    requires = ("exact",)
+    option_specs = (
+        OptionSpec("formulation", str, "lines",
+                   "lines: a cardinality constraint per line; clauses: the pairwise clauses as PB constraints",
+                   choices=FORMULATIONS),
+    )
+
+    def _model(self, instance: Instance, unique: bool) -> PbModel:
+        check_fits(pb_estimate(instance, self.options["formulation"]), backend="pb")
+        return build_pb_model(instance, self.options["formulation"], unique=unique)
+
+    def _model_size(self, instance: Instance, unique: bool) -> ModelSize:
+        return self._model(instance, unique).size()
+
+    @staticmethod
+    def _solver(model: PbModel) -> exact.Exact | None:
+        """Exact loaded with ``model``; None when a constraint without variables fails (no solution)."""
+        import exact
+
+        solver = exact.Exact([("verbosity", "0")])
+        for variable in range(1, model.variables + 1):
+            solver.addVariable(f"x{variable}")
+        for constraint in model.constraints:
+            if not constraint.terms:
+                if (constraint.lower or 0) > 0 or (constraint.upper is not None and constraint.upper < 0):
+                    return None
+                continue
+            solver.addConstraint(
+                [(coefficient, f"x{variable}") for coefficient, variable in constraint.terms],
+                constraint.lower is not None, constraint.lower or 0,
+                constraint.upper is not None, constraint.upper or 0,
+            )
+        return solver
+
+    def _solutions(self, instance: Instance, limit: int | None) -> Iterator[Solution]:
+        return self._enumerate(instance, unique=False)
+
+    def _unique_solutions(self, instance: Instance, limit: int | None) -> Iterator[Solution]:
+        return self._enumerate(instance, unique=True)
+
+    def _enumerate(self, instance: Instance, *, unique: bool) -> Iterator[Solution]:
+        model = self._model(instance, unique)
+        solver = self._solver(model)
+        if solver is None:
+            return
+        squares = [f"x{v}" for v in model.square_variables]
+        while True:
+            state = solver.runFull(False)
+            if state == "UNSAT":
+                return
+            if state != "SAT":
+                raise SolverError(f"exact stopped without an answer ({state})")
+            values = solver.getLastSolutionFor(squares)
+            yield model.lines.decode(i for i, value in enumerate(values) if value)
+            solver.invalidateLastSol(squares)
+
+    def _count(self, instance: Instance, limit: int | None, unique: bool) -> int:
+        """Exact's own count over the square variables (enumerating when a limit is given)."""
+        if limit is not None:
+            return super()._count(instance, limit, unique)
+        model = self._model(instance, unique)
+        solver = self._solver(model)
+        if solver is None:
+            return 0
+        state, found = solver.count([f"x{v}" for v in model.square_variables])
+        if state not in ("SAT", "UNSAT"):
+            raise SolverError(f"exact stopped before counting every solution ({state})")
+        return int(found)

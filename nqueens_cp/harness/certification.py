@@ -1,0 +1,101 @@
+"""``compare --certify``: each count and each "no solution" of a board size, certified or not.
+
+After a board size is validated, every instance on which a configuration answered with a count
+(tasks that enumerate) or with "no solution" (tasks that ask for one) is solved once more by the
+``sat`` backend with a DRUP proof, and the proof, the solutions and the CNF are checked
+(:mod:`nqueens_cp.proofs.certificate`, ``docs/certified.md``). That run is made in a child
+process stopped after the comparison's ``--timeout``. Its verdict is a ``certificate`` check:
+
+- PASS for the instance when the certified count is the count every configuration reported
+  (or "no solution" is certified for every configuration that said so);
+- FAIL for a configuration whose answer differs from the certified one, and for a certificate
+  that failed its check;
+- NOT_RUN when the certification did not finish in time, or cannot apply (``--unique``).
+
+An instance on which every configuration found a board needs no certificate: the boards are
+checked by the independent checker (the ``validity`` check).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+from typing import Any, Sequence
+
+from ..instance import Instance
+from .results import FAIL, NOT_RUN, PASS, Check, RunStatus
+from .runner import RunResult
+from .tasks import Task
+
+
+def _certify_child(connection: Any, instance: Instance, every: bool) -> None:
+    """In the child: certify ``instance`` and send ``(kind, count, text)`` back."""
+    from ..backends.sat import SatBackend
+    from ..errors import NQueensError
+
+    try:
+        found: list[object] = []
+        certificate = SatBackend().certified(instance, every=every, on_solution=found.append)
+        if certificate is None:
+            connection.send(("found", 1, f"a solution exists: {found[0]}, checked"))
+        else:
+            connection.send(("certified", certificate.solutions, certificate.summary()))
+    except NQueensError as error:
+        connection.send(("failed", 0, str(error)))
+    finally:
+        connection.close()
+
+
+def certify_in_child(instance: Instance, every: bool, timeout: float) -> tuple[str, int, str]:
+    """``(kind, count, text)``: ``certified``/``found``/``failed``, or ``timeout`` after ``timeout`` s."""
+    context: Any = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+    receiver, sender = context.Pipe(duplex=False)
+    child = context.Process(target=_certify_child, args=(sender, instance, every), daemon=True)
+    child.start()
+    sender.close()
+    try:
+        if receiver.poll(timeout):
+            kind, count, text = receiver.recv()
+            return str(kind), int(count), str(text)
+        return "timeout", 0, f"the certification did not finish within {timeout:g} s"
+    except EOFError:
+        return "failed", 0, f"the certifying process died (exit status {child.exitcode})"
+    finally:
+        if child.is_alive():
+            child.kill()
+        child.join()
+        receiver.close()
+
+
+def certificate_checks(task: Task, results: Sequence[RunResult], timeout: float) -> list[Check]:
+    """The ``certificate`` checks of one board size's runs (see the module docstring)."""
+    by_instance: dict[Instance, list[RunResult]] = {}
+    for result in results:
+        if result.instance is not None and result.record.status == RunStatus.ANSWERED:
+            by_instance.setdefault(result.instance, []).append(result)
+    checks: list[Check] = []
+    for instance, runs in by_instance.items():
+        n, fixed, source = instance.n, instance.fixed, runs[0].record.source
+        if getattr(task, "unique", False):
+            checks.append(Check("certificate", NOT_RUN, n, None,
+                                "counts of symmetry classes are not certified (lex-leader clauses)", fixed=fixed, source=source))
+            continue
+        negative = [r for r in runs if r.record.count == 0]
+        if not task.exhaustive and not negative:
+            continue  # boards found: the independent checker checked them
+        kind, count, text = certify_in_child(instance, task.exhaustive, timeout)
+        if kind == "timeout":
+            checks.append(Check("certificate", NOT_RUN, n, None, text, fixed=fixed, source=source))
+            continue
+        if kind == "failed":
+            checks.append(Check("certificate", FAIL, n, None, f"certification failed: {text}", fixed=fixed, source=source))
+            continue
+        wrong = [r for r in runs if (r.record.count != count if task.exhaustive else
+                                     (r.record.count == 0) != (count == 0))]
+        for run in wrong:
+            said = f"count {run.record.count}" if task.exhaustive else "no solution"
+            checks.append(Check("certificate", FAIL, n, run.record.config,
+                                f"{said}, but {text}", (run.record.repetition,), fixed=fixed, source=source))
+        if not wrong:
+            answer = f"count {count}" if task.exhaustive else "no solution"
+            checks.append(Check("certificate", PASS, n, None, f"{answer}: {text}", fixed=fixed, source=source))
+    return checks
