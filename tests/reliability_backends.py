@@ -105,7 +105,7 @@ class MemoryHogBackend(BitboardBackend):
         step = self.options["step"]
         for _ in range(self.options["megabytes"] // step):
             held.append(bytearray(b"\x01" * (step << 20)))  # written, so resident
-            time.sleep(0.005)
+            time.sleep(0.02)  # gradual, so the memory watcher sees it before the address-space backstop, even on a loaded machine
         return held
 
     def _solutions(self, instance: Instance, limit: int | None) -> Iterator[Solution]:
