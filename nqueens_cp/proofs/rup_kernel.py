@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from ..searches.compiled import compiled
+from ..searches.compiled import compiled, inline
 
 Int64Array = npt.NDArray[np.int64]
 UInt8Array = npt.NDArray[np.uint8]
@@ -132,6 +132,66 @@ def _mix(x: np.uint64) -> np.uint64:
     x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
     x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
     return x ^ (x >> np.uint64(31))  # type: ignore[no-any-return]
+
+
+@inline
+def _propagate(
+    head: int, trail_size: int, lits: Int64Array, begin: Int64Array, end: Int64Array, value: npt.NDArray[np.int8],
+    reason: Int64Array, trail: Int64Array, watch_head: Int64Array, watch_next: Int64Array,
+    deleted: npt.NDArray[np.uint8],
+) -> tuple[int, int, bool]:
+    """Unit propagation from the trail's ``head`` on (watched literals, deleted clauses unlinked on the way):
+    the new head and trail size, and whether a clause became false."""
+    while head < trail_size:
+        false_lit = trail[head] ^ 1
+        head += 1
+        previous = -1
+        node = watch_head[false_lit]
+        while node >= 0:
+            clause = node >> 1
+            following = watch_next[node]
+            if deleted[clause] == 1:
+                if previous < 0:
+                    watch_head[false_lit] = following
+                else:
+                    watch_next[previous] = following
+                node = following
+                continue
+            b = begin[clause]
+            if lits[b] == false_lit:
+                lits[b] = lits[b + 1]
+                lits[b + 1] = false_lit
+            first = lits[b]
+            if value[first] == 1:
+                previous = node
+                node = following
+                continue
+            moved = False
+            for k in range(b + 2, end[clause]):
+                if value[lits[k]] != -1:
+                    lits[b + 1] = lits[k]
+                    lits[k] = false_lit
+                    if previous < 0:
+                        watch_head[false_lit] = following
+                    else:
+                        watch_next[previous] = following
+                    watch_next[node] = watch_head[lits[b + 1]]
+                    watch_head[lits[b + 1]] = node
+                    moved = True
+                    break
+            if moved:
+                node = following
+                continue
+            if value[first] == -1:
+                return head, trail_size, True
+            value[first] = 1
+            value[first ^ 1] = -1
+            reason[first >> 1] = clause
+            trail[trail_size] = first
+            trail_size += 1
+            previous = node
+            node = following
+    return head, trail_size, False
 
 
 @compiled
@@ -249,57 +309,10 @@ def check_rup(
                     reason[lit >> 1] = -2
                     trail[trail_size] = lit ^ 1
                     trail_size += 1
-            # propagate (the same loop as below, with undo)
-            while not conflict and head < trail_size:
-                false_lit = trail[head] ^ 1
-                head += 1
-                previous = -1
-                node = watch_head[false_lit]
-                while node >= 0:
-                    clause = node >> 1
-                    following = watch_next[node]
-                    if deleted[clause] == 1:
-                        if previous < 0:
-                            watch_head[false_lit] = following
-                        else:
-                            watch_next[previous] = following
-                        node = following
-                        continue
-                    b = begin[clause]
-                    if lits[b] == false_lit:
-                        lits[b] = lits[b + 1]
-                        lits[b + 1] = false_lit
-                    first = lits[b]
-                    if value[first] == 1:
-                        previous = node
-                        node = following
-                        continue
-                    moved = False
-                    for k in range(b + 2, end[clause]):
-                        if value[lits[k]] != -1:
-                            lits[b + 1] = lits[k]
-                            lits[k] = false_lit
-                            if previous < 0:
-                                watch_head[false_lit] = following
-                            else:
-                                watch_next[previous] = following
-                            watch_next[node] = watch_head[lits[b + 1]]
-                            watch_head[lits[b + 1]] = node
-                            moved = True
-                            break
-                    if moved:
-                        node = following
-                        continue
-                    if value[first] == -1:
-                        conflict = True
-                        break
-                    value[first] = 1
-                    value[first ^ 1] = -1
-                    reason[first >> 1] = clause
-                    trail[trail_size] = first
-                    trail_size += 1
-                    previous = node
-                    node = following
+            # propagate (undone below)
+            if not conflict:
+                head, trail_size, conflict = _propagate(
+                    head, trail_size, lits, begin, end, value, reason, trail, watch_head, watch_next, deleted)
             for k in range(saved, trail_size):
                 lit = trail[k]
                 value[lit] = 0
@@ -357,56 +370,8 @@ def check_rup(
             trail[trail_size] = unit
             trail_size += 1
             # propagate at the top level (kept for good)
-            while not inconsistent and head < trail_size:
-                false_lit = trail[head] ^ 1
-                head += 1
-                previous = -1
-                node = watch_head[false_lit]
-                while node >= 0:
-                    clause = node >> 1
-                    following = watch_next[node]
-                    if deleted[clause] == 1:
-                        if previous < 0:
-                            watch_head[false_lit] = following
-                        else:
-                            watch_next[previous] = following
-                        node = following
-                        continue
-                    cb = begin[clause]
-                    if lits[cb] == false_lit:
-                        lits[cb] = lits[cb + 1]
-                        lits[cb + 1] = false_lit
-                    first = lits[cb]
-                    if value[first] == 1:
-                        previous = node
-                        node = following
-                        continue
-                    moved = False
-                    for k in range(cb + 2, end[clause]):
-                        if value[lits[k]] != -1:
-                            lits[cb + 1] = lits[k]
-                            lits[k] = false_lit
-                            if previous < 0:
-                                watch_head[false_lit] = following
-                            else:
-                                watch_next[previous] = following
-                            watch_next[node] = watch_head[lits[cb + 1]]
-                            watch_head[lits[cb + 1]] = node
-                            moved = True
-                            break
-                    if moved:
-                        node = following
-                        continue
-                    if value[first] == -1:
-                        inconsistent = True
-                        break
-                    value[first] = 1
-                    value[first ^ 1] = -1
-                    reason[first >> 1] = clause
-                    trail[trail_size] = first
-                    trail_size += 1
-                    previous = node
-                    node = following
+            head, trail_size, inconsistent = _propagate(
+                head, trail_size, lits, begin, end, value, reason, trail, watch_head, watch_next, deleted)
         if inconsistent:
             refuted_at = step if step >= 0 else -1
     result[2] = lemmas
