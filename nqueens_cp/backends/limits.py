@@ -125,8 +125,8 @@ def largest_first_solution_n(backend: str, options: dict[str, str] | None = None
     """The largest board a backend (with the default options, or ``options``) takes for a first
     solution before refusing it with one line: the bounds of this module, found by bisection over
     the memory estimates where the bound is the budget (:func:`budget_mb`). Backends with no
-    bound of their own take every board :class:`~nqueens_cp.instance.Instance` allows."""
-    from ..instance import MAX_N
+    bound of their own take every board their class's ``max_n`` allows."""
+    from .registry import backend_class
 
     options = options or {}
 
@@ -145,7 +145,7 @@ def largest_first_solution_n(backend: str, options: dict[str, str] | None = None
             return not (backend in ("bitboard", "backtrack") and row_order) or n <= ROW_ORDER_FIRST_MAX_N
         return estimate.megabytes <= budget_mb()
 
-    low, high = 0, MAX_N  # fits(low) holds: an empty board takes nothing
+    low, high = 0, backend_class(backend).max_n  # fits(low) holds: an empty board takes nothing
     if fits(high):
         return high
     while high - low > 1:
