@@ -282,7 +282,7 @@ def test_generator_reproduces_csplib_instances() -> None:
 @pytest.mark.parametrize(
     "text",
     ["n = 1000000000000\nnumdiags = 1\ndiags = [[0,1]]\n", "letting n be 1000000000000\nletting init be [[0,0]]\n",
-     "n = 100001\nnumdiags = 0\ndiags = []\n"],
+     "n = 2147483648\nnumdiags = 0\ndiags = []\n"],
     ids=["excluded-diagonals", "completion", "one-over"],
 )
 def test_an_instance_files_n_is_checked_against_the_board_limit_first(tmp_path: Path, text: str) -> None:

@@ -55,7 +55,7 @@ class OptionSpec:
                 if lowered not in {"true", "false", "1", "0", "yes", "no"}:
                     raise ValueError(value)
                 converted: Any = lowered in {"true", "1", "yes"}
-            elif self.type is int and isinstance(value, float):
+            elif (self.type is bool and not (isinstance(value, bool) or value in (0, 1))) or (self.type is int and isinstance(value, float)):
                 raise ValueError(value)
             else:
                 converted = self.type(value)
