@@ -142,43 +142,26 @@ class AllSolutions(Task):
 
 
 @dataclass(frozen=True)
-class CountSolutions(Task):
+class CountSolutions(AllSolutions):
     """Count the solutions of the empty n x n board (one per symmetry class with ``unique``) by the
     backend's ``count``: enumerating backends count what they enumerate, count-only backends
     (model counters, decision diagrams) count without boards. Each count is checked against OEIS
     (an approximate counter within the tolerance it states) and against the other configurations'
-    exact counts."""
+    exact counts. The board, the published counts and the model are those of :class:`AllSolutions`."""
 
     name: ClassVar[str] = "count"
     exhaustive: ClassVar[bool] = False
     asks_count: ClassVar[bool] = True
-    unique: bool = False
 
     @property
     def title(self) -> str:
         return "count of the fundamental solutions" if self.unique else "count of all solutions"
-
-    @property
-    def expected_label(self) -> str:
-        return "A002562" if self.unique else "A000170"
-
-    def instances(self, n: int) -> tuple[Instance, ...]:
-        return (Instance(n),)
 
     def solutions(self, backend: Backend, instance: Instance) -> Iterator[Solution]:
         return iter(())
 
     def count(self, backend: Backend, instance: Instance) -> int:
         return backend.count(instance, unique=self.unique)
-
-    def expected_count(self, instance: Instance) -> int | None:
-        return known_count(instance.n, unique=self.unique)
-
-    def model_size(self, backend: Backend, instance: Instance) -> ModelSize | None:
-        return backend.model_size(instance, unique=self.unique)
-
-    def parameters(self) -> tuple[tuple[str, Any], ...]:
-        return (("unique", self.unique),)
 
 
 def first_solution_of(backend: Backend, instance: Instance) -> Iterator[Solution]:
