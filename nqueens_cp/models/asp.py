@@ -30,10 +30,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from ..arguments import require_bool, require_instance
 from ..errors import BackendOptionError
 from ..instance import Instance
-from ..symmetry import SYMMETRIES, require_symmetric
+from ..symmetry import SYMMETRIES
 from .geometry import ModelSize
 from .lines import LineModel, build_line_model
 from .text import blocked_text, placed_text
@@ -93,12 +92,8 @@ def check_formulation(formulation: str) -> None:
 
 def asp_program(instance: Instance, formulation: str = "lines", unique: bool = False) -> AspProgram:
     """The whole program of ``instance`` (facts, rules, ``#show q/2.``), deterministic text."""
-    require_instance(instance)
-    require_bool(unique, "unique")
     check_formulation(formulation)
-    if unique:
-        require_symmetric(instance)
-    model = build_line_model(instance)
+    model = build_line_model(instance, unique)
     n = instance.n
     facts: list[str] = []
     families = [("exactly", line) for line in model.exactly_one] + [("atmost", line) for line in model.at_most_one]

@@ -19,8 +19,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable
 
-from ..arguments import require_instance
+from ..arguments import require_bool, require_instance
 from ..instance import Instance, Solution
+from ..symmetry import require_symmetric
 from .geometry import ModelSize, Square, lines
 from .reduction import Reduction, reduce_instance, uses_reduction
 
@@ -66,9 +67,13 @@ class LineModel:
         return ModelSize(len(self.squares), len(self.exactly_one) + len(self.at_most_one) + len(self.forced))
 
 
-def build_line_model(instance: Instance) -> LineModel:
-    """The line model of ``instance`` (see the module docstring)."""
+def build_line_model(instance: Instance, unique: bool = False) -> LineModel:
+    """The line model of ``instance`` (see the module docstring); ``unique`` checks that the board
+    is one the lex-leader constraints the caller adds may be put on (no pre-placed queens)."""
     require_instance(instance)
+    require_bool(unique, "unique")
+    if unique:
+        require_symmetric(instance)
     if uses_reduction(instance):
         reduction = reduce_instance(instance)
         number = {square: i for i, square in enumerate(reduction.squares)}

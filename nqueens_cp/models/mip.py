@@ -21,10 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import combinations
 
-from ..arguments import require_bool, require_instance
 from ..errors import BackendOptionError
 from ..instance import Instance
-from ..symmetry import require_symmetric
 from .geometry import ModelSize
 from .lex_leader import lex_leader_clauses
 from .lines import LineModel, build_line_model
@@ -79,12 +77,8 @@ def _row_name(name: str) -> str:
 
 def build_mip_model(instance: Instance, formulation: str = "lines", unique: bool = False) -> MipModel:
     """The 0-1 program of ``instance`` (see the module docstring)."""
-    require_instance(instance)
-    require_bool(unique, "unique")
     check_formulation(formulation)
-    if unique:
-        require_symmetric(instance)
-    model = build_line_model(instance)
+    model = build_line_model(instance, unique)
     names = [_row_name(name) for name in model.names]
     rows: list[MipRow] = []
     for line, name in zip(model.exactly_one, names, strict=False):

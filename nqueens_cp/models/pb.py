@@ -20,10 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import combinations
 
-from ..arguments import require_bool, require_instance
 from ..errors import BackendOptionError
 from ..instance import Instance
-from ..symmetry import require_symmetric
 from .geometry import ModelSize
 from .lex_leader import lex_leader_clauses
 from .lines import LineModel, build_line_model
@@ -73,12 +71,8 @@ def clause_constraint(clause: list[int]) -> PbConstraint:
 
 def build_pb_model(instance: Instance, formulation: str = "lines", unique: bool = False) -> PbModel:
     """The PB model of ``instance`` (see the module docstring)."""
-    require_instance(instance)
-    require_bool(unique, "unique")
     check_formulation(formulation)
-    if unique:
-        require_symmetric(instance)
-    model = build_line_model(instance)
+    model = build_line_model(instance, unique)
     constraints: list[PbConstraint] = []
 
     def ones(line: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
