@@ -63,7 +63,9 @@ class CpSatBackend(Backend):
     def _build(self, instance: Instance, strategy: CpSatStrategy, unique: bool = False) -> CpSatModel:
         if self.options["model"] == "alldiff":
             refuse_cpsat_domains(instance.n)
-        check_fits(cpsat_estimate(model_rows(instance), self.options["model"]), backend="cpsat")
+        median = strategy.branching == "first_fail_middle"
+        check_fits(cpsat_estimate(model_rows(instance), self.options["model"], median_branching=median),
+                   backend="cpsat")
         build = build_cpsat_boolean_model if self.options["model"] == "boolean" else build_cpsat_model
         built = build(instance, unique=unique)
         built.branch(strategy.branching)
