@@ -99,10 +99,13 @@ def test_model_sizes_and_the_listing() -> None:
 @pytest.mark.parametrize("formulation", FORMULATIONS)
 def test_the_contract_within_the_enumeration_bound(formulation: str) -> None:
     backend: MipBackend = create_backend("mip", formulation=formulation)  # type: ignore[assignment]
-    kit.check_counts(backend, range(0, 9))
-    kit.check_solution_sets(backend, range(0, 9))
+    # each solution is one more HiGHS solve with a no-good cut (n = 8: 93 solves): the default
+    # formulation goes to the bound, the pairwise one (the same cuts, 200 s of CI) one size short
+    top = 9 if formulation == "lines" else 8
+    kit.check_solution_sets(backend, range(0, top))  # enumerates, and counts what it enumerated
+    kit.check_counts(backend, range(0, 8))
     kit.check_limit_and_first(backend)
     kit.check_random_completions(backend)
     kit.check_unique_refuses_pre_placed_queens(backend)
-    kit.check_unique_counts(backend, range(1, 11))
+    kit.check_unique_counts(backend, range(1, top + 2))
     kit.check_model_size(backend)

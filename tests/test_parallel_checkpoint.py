@@ -100,6 +100,21 @@ def test_a_checkpoint_for_another_run_is_refused(tmp_path: Path) -> None:
     assert read_header(path) is not None and read_header(tmp_path / "absent.sqlite") is None
 
 
+def test_a_checkpoint_still_being_created_reads_as_none_and_a_foreign_database_is_refused(tmp_path: Path) -> None:
+    """A run polling the file another run has just created (no schema yet) is not told it is foreign
+    (the Dask test met that race once); an SQLite file with tables of its own is refused."""
+    import sqlite3
+
+    fresh = tmp_path / "fresh.sqlite"
+    sqlite3.connect(fresh).execute("PRAGMA user_version = 1").connection.commit()  # a file, no table
+    assert fresh.stat().st_size > 0 and read_header(fresh) is None
+    foreign = tmp_path / "foreign.sqlite"
+    with sqlite3.connect(foreign) as db:
+        db.execute("CREATE TABLE notes (text TEXT)")
+    with pytest.raises(CheckpointError, match="not an nqueens-cp checkpoint"):
+        read_header(foreign)
+
+
 def test_other_files_and_double_results_are_refused(tmp_path: Path) -> None:
     junk = tmp_path / "junk.sqlite"
     junk.write_text("not a database at all, just text " * 10)

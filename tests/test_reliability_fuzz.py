@@ -205,7 +205,7 @@ def test_random_argument_vectors(argv: list[str], tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-@settings(max_examples=400, deadline=None, derandomize=True, database=None,
+@settings(max_examples=150, deadline=None, derandomize=True, database=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(argv=vectors())
 def test_many_random_argument_vectors(argv: list[str], tmp_path: Path) -> None:

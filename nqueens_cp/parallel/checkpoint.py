@@ -143,7 +143,8 @@ def _lock(path: Path) -> int:
 
 
 def read_header(path: str | Path) -> dict[str, Any] | None:
-    """The ``run`` header of an existing checkpoint file, or None when there is no such file yet."""
+    """The ``run`` header of an existing checkpoint file, or None when there is no such file yet
+    (or it is still being created: an SQLite file that holds no table at all)."""
     path = Path(path)
     if path.is_dir():
         raise CheckpointError(f"checkpoint {path} is a directory")
@@ -152,6 +153,8 @@ def read_header(path: str | Path) -> dict[str, Any] | None:
     try:
         connection = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
         try:
+            if not connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall():
+                return None  # created a moment ago by a run that has not written its schema yet
             rows = connection.execute("SELECT key, value FROM run").fetchall()
         finally:
             connection.close()
