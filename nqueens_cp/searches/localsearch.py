@@ -118,7 +118,8 @@ def local_search(
     else:  # every row is free: an empty ``free`` means row k is free row k
         free = np.zeros(0, dtype=np.int32)
     m = n - len(fixed)
-    cols = np.zeros(m, dtype=np.int32)
+    # the swap search starts from the identity permutation of the free columns
+    cols = np.arange(m, dtype=np.int32) if method == "swap" and not len(fixed) else np.zeros(m, dtype=np.int32)
     starts, blocked = _blocked_layout(n, instance.blocked)
     # uint8 line counts for the swap search (a quarter of the memory, and of the cache misses) until
     # a start meets more collisions than they can follow; int32 for min-conflicts.
@@ -133,18 +134,21 @@ def local_search(
         return time_limit is not None and time.monotonic() - started > time_limit
 
     restart = 0
+    fresh_columns = True
     while restart <= restarts:
         state = kernel.seed_state(seed, restart)
         stats = np.zeros(kernel.STATS_SIZE, dtype=np.int64)
         up.fill(0)
         down.fill(0)
         colcount.fill(0)
-        kernel.place_fixed(n, fixed_rows, fixed_cols, up, down, colcount, starts, blocked, stats)
+        if len(fixed):  # (left out when there is none: one compiled function fewer to load)
+            kernel.place_fixed(n, fixed_rows, fixed_cols, up, down, colcount, starts, blocked, stats)
         if method == "swap":
             if len(fixed):
                 cols[:] = free_columns
-            else:
+            elif not fresh_columns:  # the first start has them from the allocation
                 cols[:] = np.arange(m, dtype=np.int32)
+            fresh_columns = False
         limit = kernel.UINT8_MAX_COLLISIONS if up.dtype == np.uint8 else np.iinfo(np.int64).max
         for first in range(0, m, SLICE):
             last = min(m, first + SLICE)
