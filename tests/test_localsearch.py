@@ -99,6 +99,34 @@ def test_completions_keep_the_pre_placed_queens(method: str) -> None:
     assert found >= 10
 
 
+@pytest.mark.parametrize("cap", [1, 3])
+def test_small_line_counts_fall_back_to_int32_and_the_repair_respects_the_cap(
+    cap: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With the uint8 cap lowered, a start that would put more than ``cap`` queens on a line starts
+    again with int32 counts (cap 1: at the first collision); at cap 3 the counts stay uint8 and the
+    repair makes no swap onto a line of two. Either way the answers stay solutions."""
+    from nqueens_cp.searches import localsearch as driver
+    from nqueens_cp.searches import localsearch_kernel as kernel
+
+    seen: list[type] = []
+    original = kernel.swap_repair
+
+    def spy(*args: object) -> None:
+        seen.append(args[3].dtype.type)  # type: ignore[attr-defined]
+        original(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(driver, "UINT8_MAX_COUNT", cap)
+    monkeypatch.setattr(kernel, "swap_repair", spy)
+    for n in (50, 400, 3000):
+        outcome = local_search(Instance(n), seed=3)
+        assert outcome.columns is not None and solution_problems(Instance(n), outcome.columns) == []
+    assert set(seen) == ({np.int32} if cap == 1 else {np.uint8})
+    for instance in completion_instances(200, 20, 3, seed=2):
+        outcome = local_search(instance, seed=1)
+        assert outcome.status == "bound" or solution_problems(instance, outcome.columns) == []
+
+
 def test_a_large_completion() -> None:
     (instance,) = completion_instances(20_000, 200, 1, seed=0)
     columns = create_backend("localsearch").first_columns(instance)

@@ -11,7 +11,7 @@ blocked, n = 2 or 3) is reported as no solution.
 Memory, allocated once per run and reused by every restart: the placement (4 bytes per row), the
 list of free rows when there are pre-placed queens (4 bytes per row), the two diagonal counts
 (2 bytes per row for the swap search's uint8 counts, 8 with int32 counts, which min-conflicts
-uses and the swap search falls back to after a start with 250 collisions), for min-conflicts the
+uses and the swap search falls back to if its start brings a line to 255 queens), for min-conflicts the
 column counts (4 bytes per row), and a queue of at most ``QUEUE_MAX`` attacked rows.
 """
 
@@ -35,6 +35,9 @@ METHODS = ("swap", "minconflicts")
 SLICE = 1 << 20
 #: The most attacked rows queued at once (more are found by the next re-scan).
 QUEUE_MAX = 1 << 20
+#: The most queens a line may reach with the swap search's uint8 counts (a test lowers it to try
+#: the fallback to int32 counts).
+UINT8_MAX_COUNT = kernel.UINT8_MAX_COUNT
 
 #: Bytes per board row the arrays of each method take at most (see the module docstring): the
 #: placement, the free rows, int32 diagonal counts (a fallback of the swap search) and columns.
@@ -121,8 +124,8 @@ def local_search(
     # the swap search starts from the identity permutation of the free columns
     cols = np.arange(m, dtype=np.int32) if method == "swap" and not len(fixed) else np.zeros(m, dtype=np.int32)
     starts, blocked = _blocked_layout(n, instance.blocked)
-    # uint8 line counts for the swap search (a quarter of the memory, and of the cache misses) until
-    # a start meets more collisions than they can follow; int32 for min-conflicts.
+    # uint8 line counts for the swap search (a quarter of the memory, and of the cache misses) unless
+    # a start brings a line to UINT8_MAX_COUNT queens; int32 for min-conflicts.
     count_type: type = np.uint8 if method == "swap" else np.int32
     up: kernel.CountArray = np.zeros(2 * n - 1, dtype=count_type)
     down: kernel.CountArray = np.zeros(2 * n - 1, dtype=count_type)
@@ -149,7 +152,7 @@ def local_search(
             elif not fresh_columns:  # the first start has them from the allocation
                 cols[:] = np.arange(m, dtype=np.int32)
             fresh_columns = False
-        limit = kernel.UINT8_MAX_COLLISIONS if up.dtype == np.uint8 else np.iinfo(np.int64).max
+        limit = UINT8_MAX_COUNT if up.dtype == np.uint8 else np.iinfo(np.int32).max
         for first in range(0, m, SLICE):
             last = min(m, first + SLICE)
             if method == "swap":
@@ -173,7 +176,7 @@ def local_search(
                 kernel.queue_attacked(n, cols, free, up, down, colcount, starts, blocked, queue, stats)
             attempts = min(SLICE, steps_per_start - int(stats[kernel.STEPS]))
             if method == "swap":
-                kernel.swap_repair(n, cols, free, up, down, starts, blocked, queue, state, stats, attempts)
+                kernel.swap_repair(n, cols, free, up, down, starts, blocked, queue, state, stats, attempts, limit)
             else:
                 kernel.minconflicts_repair(n, cols, free, up, down, colcount, starts, blocked, queue, state,
                                            stats, attempts)

@@ -40,7 +40,7 @@ from .compiled import compiled, inline
 Int32Array = npt.NDArray[np.int32]
 Int64Array = npt.NDArray[np.int64]
 UInt64Array = npt.NDArray[np.uint64]
-#: The line counts: uint8 when no line can hold 256 queens (the driver decides), else int32.
+#: The line counts: uint8 while no line reaches ``UINT8_MAX_COUNT`` queens, else int32.
 CountArray = npt.NDArray[np.uint8] | npt.NDArray[np.int32]
 
 #: Draws per row of the greedy start before a row keeps a conflicting column.
@@ -60,10 +60,11 @@ QUEUED = 3
 #: 1 when a row could not be queued (the queue was full): the driver re-scans.
 OVERFLOW = 4
 STATS_SIZE = 5
-#: ``stats[OVERFLOW]`` when the swap start met more collisions than uint8 counts can follow.
+#: ``stats[OVERFLOW]`` when the swap start met a line its counts cannot follow.
 COUNTS_TOO_SMALL = 2
-#: The collisions a swap start may reach with uint8 line counts.
-UINT8_MAX_COLLISIONS = 250
+#: The most queens a line may hold with uint8 counts (the repair keeps one below it, as a swap
+#: may put two queens on one line).
+UINT8_MAX_COUNT = 255
 
 
 _MASK64 = (1 << 64) - 1
@@ -174,14 +175,15 @@ def queue_attacked(n: int, cols: Int32Array, free: Int32Array, up: CountArray, d
 @compiled
 def swap_init_rows(n: int, cols: Int32Array, free: Int32Array, first: int, last: int, up: CountArray,
                    down: CountArray, starts: Int64Array, blocked: Int32Array, queue: Int32Array,
-                   state: UInt64Array, stats: Int64Array, max_collisions: int) -> None:
+                   state: UInt64Array, stats: Int64Array, max_count: int) -> None:
     """Greedy start for free rows ``first`` to ``last - 1``: ``cols[k:]`` holds the unused columns;
     row k draws one of them until neither of its diagonals is taken (at most ``ATTEMPTS`` draws),
     and is queued when it keeps a conflicting one. Every collision involves a queued row.
 
-    Stops with ``stats[OVERFLOW] = COUNTS_TOO_SMALL`` when the collisions reach ``max_collisions``:
-    a diagonal holds at most one queen more than there are collisions, and the search never raises
-    the collisions after the start, so uint8 counts hold while the start stays under 255."""
+    Stops with ``stats[OVERFLOW] = COUNTS_TOO_SMALL`` when a row's diagonal already holds
+    ``max_count`` queens (the counts' type is too small; the driver starts again with int32). The
+    collisions alone do not decide it: n = 10^8 leaves about 400 collisions, none on a line of more
+    than two queens."""
     # The generator, the collisions and the queue's length live in locals for the loop (through the
     # arrays, every draw was a store and a load: the start took 1.1-1.37x as long at n = 10^7).
     m = cols.shape[0]
@@ -203,6 +205,9 @@ def swap_init_rows(n: int, cols: Int32Array, free: Int32Array, first: int, last:
             ):
                 break
         col = cols[pick]
+        if up[row + col] >= max_count or down[row - col + n - 1] >= max_count:
+            stats[OVERFLOW] = COUNTS_TOO_SMALL
+            break
         cols[pick] = cols[k]
         cols[k] = col
         added = (up[row + col] > 0) + (down[row - col + n - 1] > 0)
@@ -217,9 +222,6 @@ def swap_init_rows(n: int, cols: Int32Array, free: Int32Array, first: int, last:
                 queued += 1
             else:
                 stats[OVERFLOW] = 1
-            if collisions >= max_collisions:
-                stats[OVERFLOW] = COUNTS_TOO_SMALL
-                break
     state[0] = x
     stats[COLLISIONS] = collisions
     stats[QUEUED] = queued
@@ -246,8 +248,9 @@ def _enter(n: int, row: int, col: int, up: CountArray, down: CountArray) -> int:
 @compiled
 def swap_repair(n: int, cols: Int32Array, free: Int32Array, up: CountArray, down: CountArray,
                 starts: Int64Array, blocked: Int32Array, queue: Int32Array, state: UInt64Array,
-                stats: Int64Array, attempts: int) -> None:
+                stats: Int64Array, attempts: int, max_count: int) -> None:
     """At most ``attempts`` swap tries on the queued attacked queens (the repair of Sosic and Gu).
+    A swap that would bring a line to ``max_count`` queens is not made (the counts' type).
 
     The queue is worked from its end: a queen no longer attacked is dropped; an attacked one swaps
     columns with a random free queen when that lowers the collisions, and the partner is queued
@@ -277,6 +280,11 @@ def swap_repair(n: int, cols: Int32Array, free: Int32Array, up: CountArray, down
         other = _row(free, j)
         col2 = cols[j]
         delta = -_leave(n, row, col, up, down) - _leave(n, other, col2, up, down)
+        if (up[row + col2] >= max_count - 1 or down[row - col2 + n - 1] >= max_count - 1
+                or up[other + col] >= max_count - 1 or down[other - col + n - 1] >= max_count - 1):
+            _enter(n, row, col, up, down)
+            _enter(n, other, col2, up, down)
+            continue
         delta += _enter(n, row, col2, up, down) + _enter(n, other, col, up, down)
         if has_blocked:
             delta += (_is_blocked(row, col2, starts, blocked) - _is_blocked(row, col, starts, blocked)
