@@ -124,7 +124,7 @@ def test_depth_is_clamped_and_checked() -> None:
 def test_every_depth_gives_the_same_count_and_set(backend: str, n: int) -> None:
     instance = Instance(n)
     expected = reference(instance)
-    for depth in range(0, 4):
+    for depth in range(0, 3 if backend in JAVA_PER_SOLVE else 4):  # depth 3: 18 more Java starts, twice
         config = ParallelConfig(split_depth=depth)
         count = SplitRun(instance, backend, config=config).count()
         assert (count.count, count.depth) == (A000170[n], depth)
