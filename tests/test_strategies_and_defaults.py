@@ -159,7 +159,7 @@ def test_cpsat_refuses_a_first_solution_whose_median_branching_cannot_fit() -> N
 
     assert cpsat_estimate(2000, "alldiff", median_branching=True).megabytes > 3800
     assert cpsat_estimate(50_000, "alldiff").megabytes < 200
-    with pytest.raises(ModelTooLargeError, match="median-column branching.*strategy=tuned"):
+    with pytest.raises(ModelTooLargeError, match=r"median-column branching.*strategy=tuned"):
         create_backend("cpsat").first_solution(Instance(5000))
     done = subprocess.run([sys.executable, "-m", "nqueens_cp", "solve", "50000", "--backend", "cpsat"],
                           capture_output=True, text=True, timeout=60, cwd=REPO)
