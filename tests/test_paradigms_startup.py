@@ -4,8 +4,10 @@ of these backends the default comparison runs."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -34,13 +36,35 @@ def test_listing_exporting_and_other_backends_import_no_solver_package(argv: lis
         assert "choices: ortools" in done.stdout or "cpmpy: unavailable" in done.stdout, done.stdout
 
 
-def test_the_default_comparison_takes_asp_and_leaves_the_per_solution_enumerators_to_be_named() -> None:
+def test_the_default_comparison_runs_the_per_solution_enumerators_up_to_their_bound() -> None:
     from nqueens_cp.harness.configs import (
-        LEFT_OUT_OF_DEFAULT,
+        DEFAULT_LARGEST_N,
         default_configuration_texts,
+        default_largest_n,
         parse_configurations,
     )
 
     texts = default_configuration_texts()
-    assert "asp" in texts and not set(LEFT_OUT_OF_DEFAULT) & set(texts)
-    assert [c.label for c in parse_configurations(["pb", "smt", "mip"])] == ["pb", "smt", "mip"]
+    assert {"asp", "pb", "smt", "mip"} <= set(texts)
+    bounds = default_largest_n(parse_configurations(texts))
+    assert set(bounds) == set(DEFAULT_LARGEST_N) and bounds["mip"][0] == 7 and "asp" not in bounds
+    # named, they run every n
+    assert default_largest_n(parse_configurations(["asp"])) == {}
+
+
+def test_largest_n_skips_the_larger_boards_with_the_reason(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from nqueens_cp.cli import main
+
+    out = tmp_path / "bounded"
+    status = main(["compare", "--n", "4-6", "--repeat", "1", "--backends", "backtrack,pb", "--largest-n", "pb=5",
+                   "--out", str(out)])
+    report = capsys.readouterr().out
+    assert status == 0 and "PASS for n = 4..6" in report, report
+    data = json.loads((out / "results.json").read_text())
+    pb = {r["n"]: r for r in data["runs"] if r["config"] == "pb"}
+    assert [pb[n]["status"] for n in (4, 5, 6)] == ["ok", "ok", "skipped"]
+    assert pb[6]["reason"] == "not run above n = 5: --largest-n pb=5"
+    assert "--largest-n pb=5" in data["settings"]["command"]
+    # a bound on a configuration not compared is refused in one line (usage error)
+    assert main(["compare", "--n", "4", "--backends", "backtrack", "--largest-n", "pb=5", "--out", str(tmp_path / "x")]) == 2
+    assert "--largest-n: 'pb' is not one of the configurations (backtrack)" in capsys.readouterr().err
