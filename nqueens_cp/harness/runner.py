@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from ..instance import Instance, Solution
-from ..processes import physical_memory_mb, resident_kb
+from ..processes import kill_tree, physical_memory_mb, resident_kb
 from .configs import Configuration
 from .results import GAVE_UP, RunRecord, RunStatus
 from .tasks import Task
@@ -182,7 +182,7 @@ class Runner:
             if process.pid is not None:
                 process.join(grace)
                 if process.is_alive():
-                    process.kill()
+                    kill_tree(process.pid)  # the worker and any solver program it started
                     process.join()
 
     def _wait(self, receiver: Any, pid: int | None) -> str | None:
