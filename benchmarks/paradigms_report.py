@@ -170,9 +170,12 @@ def main() -> int:
         result = subprocess.run(command, capture_output=True, text=True, env=env, cwd=REPO)
         if step == "csplib":
             (OUT / "csplib-hardest-10-16.txt").write_text(result.stdout + result.stderr)
-        done[step] = {"command": " ".join(command[1:]).replace(str(REPO) + "/", ""), "started": started,
-                      "finished": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()),
-                      "load": f"{load_before} -> {load_average()}", "exit": str(result.returncode)}
+        info = {"command": " ".join(command[1:]).replace(str(REPO) + "/", ""), "started": started,
+                "finished": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()),
+                "load": f"{load_before} -> {load_average()}", "exit": str(result.returncode)}
+        print(step, json.dumps(info), flush=True)
+        # read again: another step may have been run beside this one meanwhile
+        done = {**(json.loads(log.read_text()) if log.exists() else {}), step: info}
         log.write_text(json.dumps(done, indent=2))
     lines = ["# reports/paradigms", "", "Made by (from the repository's root):", "", "```sh",
              "python benchmarks/paradigms_report.py", "```", "",

@@ -18,7 +18,8 @@ if TYPE_CHECKING:
     from ..harness.results import ComparisonResults
     from ..reports.files import OutputFiles
 
-#: The default comparison (every backend, the sat encodings side by side): about a minute on 2 cores.
+#: The default comparison (every backend, the sat encodings side by side): 4 to 8 minutes on 2 cores shared
+#: with other jobs (load 4 to 6), measured with and without pb, smt and mip (docs/paradigms.md).
 DEFAULT_NS = "4-11"
 DEFAULT_REPEAT = 3
 DEFAULT_TIMEOUT = 60.0
@@ -107,7 +108,7 @@ def add_parser(subparsers: Any) -> None:
             "Run every configuration on every board size in its own worker process, check every solution, "
             "compare the solution sets exactly (or by fingerprint beyond --store-limit), and write a report "
             "(report.<ext>, results.json, results.csv, runtime.png) to --out. With no options: every backend, "
-            f"n = {DEFAULT_NS}, {DEFAULT_REPEAT} repetitions (about a minute on 2 cores). The verdict is given per board size: PASS (answered, every check "
+            f"n = {DEFAULT_NS}, {DEFAULT_REPEAT} repetitions (a few minutes on 2 cores). The verdict is given per board size: PASS (answered, every check "
             "passed), FAIL (a check failed) or NO ANSWER (no configuration answered: nothing was checked)."
         ),
         epilog=f"Exit status: {EXIT_STATUSES}.",
