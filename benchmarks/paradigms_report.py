@@ -67,6 +67,8 @@ NOTES: dict[str, str] = {
               "instead of doubling the count. The count check flags it, as it should; "
               "`tests/test_backends_contract.py` keeps it as a strict expected "
               "failure. Every exact count is A000170's."),
+    "csplib": ("The benchmark's CPU time is the child's own clock: `minizinc` and `xcsp3` solve in another program "
+               "(fzn-gecode, ACE's JVM), whose time it does not count, so their totals are the Python side alone."),
 }
 
 
