@@ -221,6 +221,7 @@ def run(args: argparse.Namespace) -> int:
         parse_configurations,
         parse_largest_n,
         refuse_unanswered,
+        refuse_unfixable,
         split_list,
     )
     from ..harness.runner import RunRequest, default_memory_limit_mb
@@ -236,9 +237,13 @@ def run(args: argparse.Namespace) -> int:
     task = _task(args, make_task)
     # The first-solution tasks ask each backend for one solution; the count task for its count; the others enumerate.
     answer = "first" if args.task in ("first", "complete") else "count" if args.task == "count" else "all"
-    texts = split_list(args.backends) if args.backends is not None else default_configuration_texts(answer)
+    completing = args.task == "complete"
+    texts = (split_list(args.backends) if args.backends is not None
+             else default_configuration_texts(answer, fixed=completing))
     configurations = parse_configurations(texts)
     refuse_unanswered(configurations, answer)
+    if completing:
+        refuse_unfixable(configurations)
     largest_n = (parse_largest_n(args.largest_n, configurations) if args.largest_n is not None
                  else default_largest_n(configurations) if args.backends is None else {})
     labels = [c.label for c in configurations]

@@ -79,12 +79,20 @@ def parse_largest_n(text: str, configurations: Iterable[Configuration]) -> dict[
     return bounds
 
 
+def refuse_unfixable(configurations: Iterable[Configuration]) -> None:
+    """Refuse, in one line, a configuration whose backend cannot take pre-placed queens (before anything runs)."""
+    for configuration in configurations:
+        if not configuration.backend_class().supports_fixed:
+            raise BackendOptionError(f"{configuration.label}: backend {configuration.backend} does not support "
+                                     "pre-placed queens (the completion task places some)")
+
+
 def split_list(text: str) -> list[str]:
     """Split a comma-separated ``--backends`` list."""
     return [part.strip() for part in text.split(",")]
 
 
-def default_configuration_texts(answer: str = "all") -> list[str]:
+def default_configuration_texts(answer: str = "all", *, fixed: bool = False) -> list[str]:
     """The default comparison: every registered backend usable here that gives ``answer`` (one of
     ``Backend.answers``: ``"first"`` for the first-solution and completion tasks), with the
     ``DEFAULT_VARIANTS`` side by side.
@@ -92,12 +100,13 @@ def default_configuration_texts(answer: str = "all") -> list[str]:
     A backend that cannot run here (``minizinc`` without the ``minizinc`` program, a broken
     plug-in) is left out of the default; named in ``--backends`` it is refused with the reason. The
     backends of :data:`DEFAULT_LARGEST_N` take part up to their bound (see :func:`default_largest_n`).
+    With ``fixed`` (the completion task), backends that cannot take pre-placed queens are left out.
     """
     texts: list[str] = []
     for name in backend_names():
         try:
             cls = backend_class(name)
-            usable = cls.unavailable_reason() is None and answer in cls.answers
+            usable = cls.unavailable_reason() is None and answer in cls.answers and (cls.supports_fixed or not fixed)
         except NQueensError:
             usable = False
         if usable:
