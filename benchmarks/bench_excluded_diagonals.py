@@ -57,6 +57,7 @@ from nqueens_cp.backends.registry import create_backend  # noqa: E402
 from nqueens_cp.checker import solution_problems  # noqa: E402
 from nqueens_cp.instance import Instance  # noqa: E402
 from nqueens_cp.instance_files import read_excluded_diagonals  # noqa: E402
+from nqueens_cp.processes import kill_tree  # noqa: E402
 
 SOURCE = HERE / "ref" / "excluded_diagonals.c"
 BINARY = HERE / "build" / "excluded_diagonals"
@@ -174,7 +175,8 @@ def run_backend(backend: Backend, case: Case, timeout: float, outcome: Outcome) 
     process.start()
     sender.close()
     if not receiver.poll(timeout):
-        process.kill()
+        if process.pid is not None:
+            kill_tree(process.pid)  # the child and any solver program it started (minizinc, java)
         process.join()
         outcome.status = "timeout"
         return

@@ -78,6 +78,25 @@ class HangingBackend(BitboardBackend):
         yield from correct(instance)
 
 
+class HangingProgramBackend(BitboardBackend):
+    """Starts a program that never ends (as a solver program would), writes its pid to the file
+    named by ``NQUEENS_TEST_PID_FILE``, and waits for it."""
+
+    name = "test-hangs-in-program"
+    summary = "waits for a program that hangs"
+
+    def _solutions(self, instance: Instance, limit: int | None) -> Iterator[Solution]:
+        if instance.n > 1:
+            import os
+            import subprocess
+
+            program = subprocess.Popen(["sleep", "3600"])
+            with open(os.environ["NQUEENS_TEST_PID_FILE"], "w", encoding="ascii") as handle:
+                handle.write(str(program.pid))
+            program.wait()
+        yield from correct(instance)
+
+
 class ExitingBackend(BitboardBackend):
     """Kills its own process with ``os._exit(3)``."""
 
@@ -159,7 +178,7 @@ class DropRepeatBackend(BitboardBackend):
 
 
 BROKEN = (
-    DroppingBackend, InvalidBoardBackend, DuplicateBackend, HangingBackend, ExitingBackend, CrashingBackend,
+    DroppingBackend, InvalidBoardBackend, DuplicateBackend, HangingBackend, HangingProgramBackend, ExitingBackend, CrashingBackend,
     RaisingBackend, SilentBackend, DroppingTooBackend, SharedBugBackend, DropRepeatBackend,
 )
 

@@ -13,7 +13,7 @@ from nqueens_cp.backends.registry import create_backend, register_backend, unreg
 from nqueens_cp.checker import is_valid_solution
 from nqueens_cp.cli import main
 from nqueens_cp.completion import completion_instances, random_partial_placement
-from nqueens_cp.errors import InvalidInstanceError
+from nqueens_cp.errors import InvalidInstanceError, NQueensError
 from nqueens_cp.harness.tasks import Completion, make_task
 from nqueens_cp.instance import Instance, Solution
 
@@ -149,3 +149,20 @@ def test_compare_complete_usage_errors(
     assert err.startswith("nqueens-cp: error: ") and err.count("\n") == 1
     assert fragment in err
     assert not (tmp_path / "x").exists()
+
+
+def test_a_backend_without_pre_placed_queens_is_left_out_of_completion(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``construction`` places every queen by a closed form: the default completion comparison leaves it
+    out, named it is refused in one line before anything runs, and solving refuses it in one line."""
+    from nqueens_cp.harness.configs import default_configuration_texts
+
+    assert "construction" in default_configuration_texts("first")
+    assert "construction" not in default_configuration_texts("first", fixed=True)
+    status = main(["compare", "--task", "complete", "--n", "8", "--preplaced", "2", "--instances", "1",
+                   "--backends", "backtrack,construction", "--out", str(tmp_path / "x")])
+    assert status == 2
+    assert "construction: backend construction does not support pre-placed queens" in capsys.readouterr().err
+    with pytest.raises(NQueensError, match=r"^backend construction does not support pre-placed queens$"):
+        create_backend("construction").first_solution(Instance(8, {0: 0}))

@@ -23,6 +23,30 @@ def test_every_solver_gives_the_brute_force_sets(solver: str) -> None:
     assert backend.first_solution(Instance(3)) is None
 
 
+def test_the_solvers_found_without_importing_are_those_cpmpy_supports() -> None:
+    """The listing's cheap look-up (packages found, versions read) against CPMpy's own check."""
+    require_backend("cpmpy")
+    import cpmpy as cp
+
+    from nqueens_cp.backends.cpmpy import KNOWN_SOLVERS, installed_solvers
+
+    assert [name for name, _ in cp.SolverLookup.base_solvers()] == list(KNOWN_SOLVERS)
+    assert installed_solvers() == tuple(name for name, solver in cp.SolverLookup.base_solvers() if solver.supported())
+
+
+def test_a_known_solver_not_installed_is_refused_in_one_line() -> None:
+    require_backend("cpmpy")
+    import cpmpy as cp
+
+    from nqueens_cp.errors import BackendOptionError
+
+    absent = next((name for name, solver in cp.SolverLookup.base_solvers() if not solver.supported()), None)
+    if absent is None:
+        pytest.skip("every solver CPMpy knows is installed here")
+    with pytest.raises(BackendOptionError, match=f"solver {absent} is not installed here"):
+        create_backend("cpmpy", solver=absent).first_solution(Instance(5))
+
+
 def test_unknown_solver_is_refused_in_one_line() -> None:
     require_backend("cpmpy")
     from nqueens_cp.errors import BackendOptionError

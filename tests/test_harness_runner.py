@@ -7,6 +7,7 @@ import os
 import signal
 import sys
 import threading
+import time
 from typing import Callable, Iterator
 
 import pytest
@@ -113,6 +114,23 @@ def test_a_hanging_run_is_cut_and_larger_sizes_skipped() -> None:
     assert not_run and all(c.name == "run" for c in not_run)  # ... but it says what was not checked
     # With only one configuration left answering, its sets had nothing to be compared with: said so.
     assert any(c.name == "set" and c.status == NOT_RUN for c in results.checks if c.config == "bitboard")
+
+
+def test_a_timed_out_run_leaves_no_program_it_started_running(
+    tmp_path: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from nqueens_cp.processes import is_alive
+
+    pid_file = tmp_path / "pid"  # type: ignore[operator]
+    monkeypatch.setenv("NQUEENS_TEST_PID_FILE", str(pid_file))
+    results = compare("bitboard,test-hangs-in-program", (4,), timeout=1.5)
+    assert statuses(results, "test-hangs-in-program") == {(4, 0): "timeout"}
+    program = int(pid_file.read_text())
+    for _ in range(50):  # killed at once; allow init a moment to reap it
+        if not is_alive(program):
+            break
+        time.sleep(0.1)
+    assert not is_alive(program), "the program the worker started outlived the timeout"
 
 
 @pytest.mark.parametrize(

@@ -109,6 +109,8 @@ class Backend(ABC):
     extra: ClassVar[str] = ""
     #: Whether the backend honours ``Instance.blocked``; the others refuse such instances.
     supports_blocked: ClassVar[bool] = False
+    #: Whether the backend honours pre-placed queens (``Instance.fixed``); the others refuse them.
+    supports_fixed: ClassVar[bool] = True
     #: What it answers (of ``ANSWERS``); the public methods refuse the rest with one line.
     answers: ClassVar[frozenset[str]] = ANSWERS
     #: The largest n it takes; larger boards are refused with one line before anything is built.
@@ -213,6 +215,8 @@ class Backend(ABC):
             require_symmetric(instance)
         if instance.blocked and not self.supports_blocked:
             raise NQueensError(f"backend {self.name} does not support blocked squares")
+        if instance.fixed and not self.supports_fixed:
+            raise NQueensError(f"backend {self.name} does not support pre-placed queens")
         self.ensure_available()
 
     def solutions(

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator
 
-from ..errors import NQueensError
 from ..instance import MAX_N, Instance, Solution
 from .base import Backend, OptionSpec
 from .limits import check_fits, linear_estimate
@@ -29,6 +28,8 @@ class ConstructionBackend(Backend):
     answers = frozenset({"first"})
     max_n = MAX_N
     array_answers = True
+    #: Every queen is placed by a closed form: pre-placed queens cannot be honoured (use localsearch).
+    supports_fixed = False
     option_specs = (
         OptionSpec("method", str, "evens-odds",
                    "evens-odds: Hoffman, Loessi and Moore (1969); bernhardsson: Bernhardsson (1991)",
@@ -36,9 +37,6 @@ class ConstructionBackend(Backend):
     )
 
     def _first_columns(self, instance: Instance) -> npt.NDArray[np.int32] | None:
-        if instance.fixed:
-            raise NQueensError("backend construction places every queen by a closed form and cannot honour "
-                               "pre-placed queens; use --backend localsearch")
         check_fits(linear_estimate(f"{self.options['method']} construction", instance.n, BYTES_PER_ROW,
                                    as_tuple=False, instead="use a smaller board or raise --max-model-mb"),
                    backend=self.name)

@@ -13,6 +13,12 @@ blocking clauses), which returns when it is done: the solutions are collected, t
 
 from __future__ import annotations
 
+import importlib.metadata
+import importlib.util
+import itertools
+import re
+import shutil
+import subprocess
 import warnings
 from functools import cache
 from typing import Any, ClassVar, Iterator
@@ -25,21 +31,71 @@ from ..models.rows import row_model
 from .base import Backend, OptionSpec
 from .limits import check_fits, row_model_estimate
 
-#: Solvers CPMpy hands the model to here that enumerate (pysat needs pypblib for the sums).
-KNOWN_SOLVERS: tuple[str, ...] = ("ortools", "choco", "exact", "z3", "gcs", "minizinc", "pysat", "highs", "pumpkin",
-                                  "pindakaas", "cpo", "gurobi", "cplex", "scip", "hexaly", "rc2", "pysdd")
+#: The solvers CPMpy can hand the model to (CPMpy's order): the Python modules each needs, and the
+#: distribution whose version CPMpy requires (at least that version), as CPMpy's own checks ask. The
+#: licensed ones (gurobi, cpo, cplex, hexaly) are listed when their package is found; CPMpy checks the
+#: licence when one is used.
+SOLVER_PACKAGES: dict[str, tuple[tuple[str, ...], tuple[str, str] | None]] = {
+    "ortools": (("ortools",), None), "z3": (("z3",), None), "minizinc": (("minizinc",), None),
+    "gcs": (("gcspy",), ("gcspy", "0.1.8")), "gurobi": (("gurobipy",), None),
+    "pysat": (("pysat",), ("python-sat", "0")), "pysdd": (("pysdd",), None),
+    "exact": (("exact",), ("exact", "2.1.0")), "choco": (("pychoco",), ("pychoco", "0.2.1")),
+    "pumpkin": (("pumpkin_solver",), ("pumpkin-solver", "0.3.0")), "cpo": (("docplex",), None),
+    "cplex": (("docplex", "cplex"), None), "pindakaas": (("pindakaas",), None), "highs": (("highspy",), None),
+    "hexaly": (("hexaly",), None), "rc2": (("pysat",), ("python-sat", "0")), "scip": (("pyscipopt",), None),
+}
+KNOWN_SOLVERS: tuple[str, ...] = tuple(SOLVER_PACKAGES)
+#: The oldest MiniZinc program CPMpy drives (``CPM_minizinc.required_version``).
+MINIZINC_REQUIRED = (2, 8, 2)
+
+
+def _version_tuple(text: str) -> tuple[int, ...]:
+    """The leading numbers of a version text: ``"2.1.0rc1"`` -> ``(2, 1, 0)``."""
+    numbers: list[int] = []
+    for part in text.split("."):
+        digits = "".join(itertools.takewhile(str.isdigit, part))
+        if not digits:
+            break
+        numbers.append(int(digits))
+    return tuple(numbers)
+
+
+def _minizinc_program_usable() -> bool:
+    """The ``minizinc`` program is on the path and at least the version CPMpy drives."""
+    program = shutil.which("minizinc")
+    if program is None:
+        return False
+    try:
+        done = subprocess.run([program, "--version"], capture_output=True, text=True, timeout=30, check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    found = re.search(r"version (\d+(?:\.\d+)*)", done.stdout)
+    return found is not None and _version_tuple(found.group(1)) >= MINIZINC_REQUIRED
 
 
 @cache
 def installed_solvers() -> tuple[str, ...]:
-    """The CPMpy solvers whose library is installed here (CPMpy's own check), in CPMpy's order."""
-    import importlib.util
-
+    """The CPMpy solvers whose packages are installed here, in CPMpy's order, found without importing
+    CPMpy or any solver (``importlib.util.find_spec``, ``importlib.metadata``): listing the backend
+    costs milliseconds, not the second importing them all takes. ``tests/test_cpmpy.py`` checks the
+    answer against CPMpy's own ``supported()``."""
     if importlib.util.find_spec("cpmpy") is None:
         return ()
-    import cpmpy as cp
-
-    return tuple(name for name, solver in cp.SolverLookup.base_solvers() if solver.supported())
+    found: list[str] = []
+    for name, (modules, distribution) in SOLVER_PACKAGES.items():
+        if any(importlib.util.find_spec(module) is None for module in modules):
+            continue
+        if distribution is not None:
+            try:
+                version = importlib.metadata.version(distribution[0])
+            except importlib.metadata.PackageNotFoundError:
+                continue
+            if _version_tuple(version) < _version_tuple(distribution[1]):
+                continue
+        if name == "minizinc" and not _minizinc_program_usable():
+            continue
+        found.append(name)
+    return tuple(found)
 
 
 class CpmpyBackend(Backend):
@@ -58,7 +114,7 @@ class CpmpyBackend(Backend):
 
     def __init__(self, **options: object) -> None:
         super().__init__(**options)
-        # Checked by name only: asking CPMpy which solvers are installed imports them all, and
+        # Checked by name only: CPMpy's own check of a solver imports its package, and
         # pychoco reserves 32 GiB of address space in the process (a comparison's parent process
         # would hand that to every worker it forks, under their address-space limit).
         if self.options["solver"] not in KNOWN_SOLVERS:
@@ -66,11 +122,14 @@ class CpmpyBackend(Backend):
                 f"option solver: unknown value {self.options['solver']!r} (choose from {', '.join(KNOWN_SOLVERS)})")
 
     def _check_solver(self) -> None:
-        """Refuse, in one line, a known CPMpy solver whose library is not installed here."""
-        solvers = installed_solvers()
-        if self.options["solver"] not in solvers:
-            raise BackendOptionError(f"cpmpy: solver {self.options['solver']} is not installed here "
-                                     f"(installed: {', '.join(solvers) or 'none'})")
+        """Refuse, in one line, a known CPMpy solver that CPMpy does not find usable here (CPMpy's own
+        check, which imports that solver's package only)."""
+        import cpmpy as cp
+
+        chosen = self.options["solver"]
+        if not dict(cp.SolverLookup.base_solvers())[chosen].supported():
+            raise BackendOptionError(f"cpmpy: solver {chosen} is not installed here "
+                                     f"(installed: {', '.join(installed_solvers()) or 'none'})")
 
     @classmethod
     def option_choices(cls, spec: OptionSpec) -> tuple[Any, ...] | None:

@@ -18,7 +18,8 @@ if TYPE_CHECKING:
     from ..harness.results import ComparisonResults
     from ..reports.files import OutputFiles
 
-#: The default comparison (every backend, the sat encodings side by side): about a minute on 2 cores.
+#: The default comparison (every backend, the sat encodings side by side): 4 to 8 minutes on 2 cores shared
+#: with other jobs (load 4 to 6), measured with and without pb, smt and mip (docs/paradigms.md).
 DEFAULT_NS = "4-11"
 DEFAULT_REPEAT = 3
 DEFAULT_TIMEOUT = 60.0
@@ -107,7 +108,7 @@ def add_parser(subparsers: Any) -> None:
             "Run every configuration on every board size in its own worker process, check every solution, "
             "compare the solution sets exactly (or by fingerprint beyond --store-limit), and write a report "
             "(report.<ext>, results.json, results.csv, runtime.png) to --out. With no options: every backend, "
-            f"n = {DEFAULT_NS}, {DEFAULT_REPEAT} repetitions (about a minute on 2 cores). The verdict is given per board size: PASS (answered, every check "
+            f"n = {DEFAULT_NS}, {DEFAULT_REPEAT} repetitions (a few minutes on 2 cores). The verdict is given per board size: PASS (answered, every check "
             "passed), FAIL (a check failed) or NO ANSWER (no configuration answered: nothing was checked)."
         ),
         epilog=f"Exit status: {EXIT_STATUSES}.",
@@ -118,8 +119,12 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--backends", metavar="LIST",
                         help="comma-separated configurations, NAME[:KEY=VALUE...], e.g. "
                         "backtrack,cpsat,sat:encoding=pairwise (default: every backend, the sat encodings "
-                        "pairwise, seqcounter and totalizer side by side; pb, smt and mip only when named: "
+                        "pairwise, seqcounter and totalizer side by side; pb and smt up to n = 9, mip up to n = 7: "
                         "they enumerate by one solver call per solution)")
+    parser.add_argument("--largest-n", metavar="LIST",
+                        help="comma-separated CONFIG=N: run CONFIG only on boards up to N, its larger ones "
+                        "recorded as skipped (default: none with --backends; the default comparison's "
+                        "bounds of pb, smt and mip)")
     parser.add_argument("--repeat", type=integer("--repeat", 1, MAX_REPEAT), default=DEFAULT_REPEAT, metavar="R",
                         help=f"repetitions of each run (default {DEFAULT_REPEAT})")
     parser.add_argument("--timeout", type=number("--timeout"), default=DEFAULT_TIMEOUT, metavar="S",
@@ -212,8 +217,11 @@ def run(args: argparse.Namespace) -> int:
     from ..harness.comparison import ComparisonRequest, run_comparison
     from ..harness.configs import (
         default_configuration_texts,
+        default_largest_n,
         parse_configurations,
+        parse_largest_n,
         refuse_unanswered,
+        refuse_unfixable,
         split_list,
     )
     from ..harness.runner import RunRequest, default_memory_limit_mb
@@ -229,9 +237,15 @@ def run(args: argparse.Namespace) -> int:
     task = _task(args, make_task)
     # The first-solution tasks ask each backend for one solution; the count task for its count; the others enumerate.
     answer = "first" if args.task in ("first", "complete") else "count" if args.task == "count" else "all"
-    texts = split_list(args.backends) if args.backends is not None else default_configuration_texts(answer)
+    completing = args.task == "complete"
+    texts = (split_list(args.backends) if args.backends is not None
+             else default_configuration_texts(answer, fixed=completing))
     configurations = parse_configurations(texts)
     refuse_unanswered(configurations, answer)
+    if completing:
+        refuse_unfixable(configurations)
+    largest_n = (parse_largest_n(args.largest_n, configurations) if args.largest_n is not None
+                 else default_largest_n(configurations) if args.backends is None else {})
     labels = [c.label for c in configurations]
     baseline = labels[0]
     if args.baseline is not None:
@@ -245,11 +259,11 @@ def run(args: argparse.Namespace) -> int:
         outputs.refuse_to_overwrite()
     outputs.prepare()
 
-    command = _repeat_command(args, labels, baseline, memory_limit)
+    command = _repeat_command(args, labels, baseline, memory_limit, largest_n)
     request = ComparisonRequest(
         task=task, configurations=configurations, ns=args.n, repeat=args.repeat,
         timeout=args.timeout, store_limit=args.store_limit, baseline=baseline, command=command,
-        memory_limit_mb=memory_limit, certify=args.certify,
+        memory_limit_mb=memory_limit, certify=args.certify, largest_n=largest_n,
     )
     bar: Progress | None = None
 
@@ -293,7 +307,8 @@ def run(args: argparse.Namespace) -> int:
     return _exit_status(results)
 
 
-def _repeat_command(args: argparse.Namespace, labels: list[str], baseline: str, memory_limit: float) -> str:
+def _repeat_command(args: argparse.Namespace, labels: list[str], baseline: str, memory_limit: float,
+                    largest_n: dict[str, tuple[int, str]]) -> str:
     """A command line that repeats this comparison (saved with the results)."""
     return shlex.join([
         "nqueens-cp", "compare", "--n", compress_sizes(args.n), "--backends", ",".join(labels),
@@ -307,6 +322,7 @@ def _repeat_command(args: argparse.Namespace, labels: list[str], baseline: str, 
           if args.task == "files" else []),
         *(["--answers", args.answers] if args.answers else []),
         *(["--certify"] if args.certify else []),
+        *(["--largest-n", ",".join(f"{label}={n}" for label, (n, _) in largest_n.items())] if largest_n else []),
     ])
 
 

@@ -13,9 +13,9 @@ from __future__ import annotations
 import signal
 import threading
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import FrameType
-from typing import Callable, Iterator
+from typing import Callable, Iterator, Mapping
 
 from .configs import Configuration
 from .environment import collect_environment, now_iso
@@ -42,6 +42,9 @@ class ComparisonRequest:
     memory_limit_mb: float | None = None
     #: Certify each count and each "no solution" with a checked proof (:mod:`.certification`).
     certify: bool = False
+    #: Configurations run only up to a board size: label -> (the largest n, why); larger boards are
+    #: recorded as skipped with that reason.
+    largest_n: Mapping[str, tuple[int, str]] = field(default_factory=dict)
 
 
 #: Called before each run with (runs done so far, runs planned, the run about to start).
@@ -132,7 +135,7 @@ def run_comparison(
     interruption = ""
     with _stop_signals_handled():
         try:
-            for result in run_plan(runner, requests, on_start=progress):
+            for result in run_plan(runner, requests, on_start=progress, largest_n=request.largest_n):
                 if pending and result.record.n != pending[0].record.n:
                     close_size()
                 pending.append(result)

@@ -13,7 +13,7 @@ from ..backends.configuration import Configuration
 from ..backends.registry import backend_class, backend_names
 from ..errors import BackendOptionError, NQueensError
 
-__all__ = ["DEFAULT_VARIANTS", "LEFT_OUT_OF_DEFAULT", "Configuration", "default_configuration_texts", "parse_configurations", "split_list"]
+__all__ = ["DEFAULT_LARGEST_N", "DEFAULT_VARIANTS", "Configuration", "default_configuration_texts", "parse_configurations", "split_list"]
 
 #: Backends the default comparison runs more than once, side by side (all other backends run
 #: once with their default options). The three ``sat`` encodings are the classic ones: the
@@ -23,14 +23,16 @@ DEFAULT_VARIANTS: dict[str, tuple[str, ...]] = {
 }
 
 
-#: Backends the default comparison leaves out (named in ``--backends`` they run), and why: each
-#: enumerates by one solver call per solution, so the default n = 4..11 with 3 repetitions would take
-#: minutes more (measured, ``compare --n 4-11 --backends asp,pb,smt,mip --repeat 1`` under load 8:
-#: pb no answer for n = 11 in 60 s, smt 52 s, mip 41 s at n = 8; asp counts n = 11 in 2 s and stays in).
-LEFT_OUT_OF_DEFAULT: dict[str, str] = {
-    "pb": "Exact enumerates by one no-good per solution: 22 s for n = 10",
-    "smt": "z3 enumerates by one blocking clause per solution: 52 s for n = 11",
-    "mip": "HiGHS enumerates by one MIP solve per solution, and refuses n > 8",
+#: Backends the default comparison runs only up to a board size, the largest n and why: each
+#: enumerates by one solver call per solution, so every n of the default n = 4..11 with 3 repetitions
+#: would take minutes more (measured, ``compare --n 4-11 --backends asp,pb,smt,mip --repeat 1`` under
+#: load 8: pb no answer for n = 11 in 60 s, smt 52 s, mip 41 s at n = 8; asp counts n = 11 in 2 s and
+#: runs every n). Their larger boards are recorded as skipped with the reason; named in
+#: ``--backends`` they run every n (unless ``--largest-n`` says otherwise).
+DEFAULT_LARGEST_N: dict[str, tuple[int, str]] = {
+    "pb": (9, "Exact enumerates by one no-good per solution (22 s for n = 10)"),
+    "smt": (9, "z3 enumerates by one blocking clause per solution (15 s for n = 10)"),
+    "mip": (7, "HiGHS enumerates by one MIP solve per solution (41 s for n = 8)"),
 }
 
 
@@ -57,27 +59,54 @@ def refuse_unanswered(configurations: Iterable[Configuration], answer: str) -> N
             raise BackendOptionError(f"{configuration.label}: {cls.refusal(answer)}")
 
 
+def default_largest_n(configurations: Iterable[Configuration]) -> dict[str, tuple[int, str]]:
+    """The bounds of :data:`DEFAULT_LARGEST_N` for those of ``configurations`` they concern, by label."""
+    return {c.label: DEFAULT_LARGEST_N[c.backend] for c in configurations if c.backend in DEFAULT_LARGEST_N}
+
+
+def parse_largest_n(text: str, configurations: Iterable[Configuration]) -> dict[str, tuple[int, str]]:
+    """``--largest-n LABEL=N,...``: the largest board each named configuration is run on, by label."""
+    labels = {c.label for c in configurations}
+    bounds: dict[str, tuple[int, str]] = {}
+    for part in split_list(text):
+        label, sep, number = part.rpartition("=")
+        if not sep or not label or not number.strip().isdigit():
+            raise BackendOptionError(f"--largest-n: expected CONFIG=N, got {part!r}")
+        label = Configuration.parse(label, available=False).label
+        if label not in labels:
+            raise BackendOptionError(f"--largest-n: {label!r} is not one of the configurations ({', '.join(sorted(labels))})")
+        bounds[label] = (int(number), f"--largest-n {label}={int(number)}")
+    return bounds
+
+
+def refuse_unfixable(configurations: Iterable[Configuration]) -> None:
+    """Refuse, in one line, a configuration whose backend cannot take pre-placed queens (before anything runs)."""
+    for configuration in configurations:
+        if not configuration.backend_class().supports_fixed:
+            raise BackendOptionError(f"{configuration.label}: backend {configuration.backend} does not support "
+                                     "pre-placed queens (the completion task places some)")
+
+
 def split_list(text: str) -> list[str]:
     """Split a comma-separated ``--backends`` list."""
     return [part.strip() for part in text.split(",")]
 
 
-def default_configuration_texts(answer: str = "all") -> list[str]:
+def default_configuration_texts(answer: str = "all", *, fixed: bool = False) -> list[str]:
     """The default comparison: every registered backend usable here that gives ``answer`` (one of
     ``Backend.answers``: ``"first"`` for the first-solution and completion tasks), with the
     ``DEFAULT_VARIANTS`` side by side.
 
     A backend that cannot run here (``minizinc`` without the ``minizinc`` program, a broken
     plug-in) is left out of the default; named in ``--backends`` it is refused with the reason. The
-    backends of :data:`LEFT_OUT_OF_DEFAULT` are left out too (they run when named).
+    backends of :data:`DEFAULT_LARGEST_N` take part up to their bound (see :func:`default_largest_n`).
+    With ``fixed`` (the completion task), backends that cannot take pre-placed queens are left out.
     """
     texts: list[str] = []
     for name in backend_names():
-        if name in LEFT_OUT_OF_DEFAULT:
-            continue
         try:
             cls = backend_class(name)
-            usable = cls.unavailable_reason() is None and answer in cls.answers
+            usable = cls.unavailable_reason() is None and answer in cls.answers and (cls.supports_fixed or not fixed)
         except NQueensError:
             usable = False
         if usable:

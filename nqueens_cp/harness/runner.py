@@ -27,10 +27,10 @@ import threading
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from ..instance import Instance, Solution
-from ..processes import physical_memory_mb, resident_kb
+from ..processes import kill_tree, physical_memory_mb, resident_kb
 from .configs import Configuration
 from .results import GAVE_UP, RunRecord, RunStatus
 from .tasks import Task
@@ -182,7 +182,7 @@ class Runner:
             if process.pid is not None:
                 process.join(grace)
                 if process.is_alive():
-                    process.kill()
+                    kill_tree(process.pid)  # the worker and any solver program it started
                     process.join()
 
     def _wait(self, receiver: Any, pid: int | None) -> str | None:
@@ -225,14 +225,27 @@ def run_plan(
     requests: Sequence[RunRequest],
     *,
     on_start: Callable[[int, RunRequest], None] | None = None,
+    largest_n: Mapping[str, tuple[int, str]] | None = None,
 ) -> Iterator[RunResult]:
     """Run ``requests`` in order, yielding each result; after a configuration's first timeout,
     out-of-memory or refusal, skip its other repetitions of that instance and, when the task says so,
-    every larger board."""
+    every larger board. A configuration of ``largest_n`` (label -> the largest n, and why) is skipped
+    on larger boards, with that reason."""
     # configuration label -> the instance it gave up on (timed out, ran out of memory, was refused), and how
     gave_up_on: dict[str, tuple[Instance, RunStatus]] = {}
     for index, request in enumerate(requests):
         label, instance = request.config.label, request.instance
+        bound = (largest_n or {}).get(label)
+        if bound is not None and instance.n > bound[0]:
+            yield RunResult(
+                RunRecord(
+                    config=label, n=instance.n, repetition=request.repetition, status=RunStatus.SKIPPED,
+                    reason=f"not run above n = {bound[0]}: {bound[1]}", fixed=instance.fixed,
+                    expected=runner.task.expected_count(instance), source=runner.task.source(instance),
+                ),
+                instance,
+            )
+            continue
         gave_up = gave_up_on.get(label)
         larger = gave_up is not None and runner.task.skip_larger_after_timeout and instance.n > gave_up[0].n
         if gave_up is not None and (larger or instance == gave_up[0]):
