@@ -29,6 +29,12 @@ AUTO_STRATEGY = {"enumerate": "tuned", "first": "first"}
 _DONE = object()
 
 
+def resolve_strategy(name: str, task: str) -> CpSatStrategy:
+    """The strategy ``name`` (an entry of ``STRATEGIES`` or ``auto``) stands for in ``task``
+    (``"enumerate"`` or ``"first"``)."""
+    return STRATEGIES[AUTO_STRATEGY[task] if name == "auto" else name]
+
+
 class CpSatBackend(Backend):
     supports_blocked = True
     name = "cpsat"
@@ -54,18 +60,15 @@ class CpSatBackend(Backend):
 
     def _strategy(self, task: str) -> CpSatStrategy:
         name = self.options["strategy"]
-        if name == "auto":
-            name = AUTO_STRATEGY[task]
-        elif name == "localsearch" and task == "enumerate":
+        if name == "localsearch" and task == "enumerate":
             raise BackendOptionError("strategy localsearch finds one solution only: it cannot enumerate or count")
-        return STRATEGIES[name]
+        return resolve_strategy(name, task)
 
     def _build(self, instance: Instance, strategy: CpSatStrategy, unique: bool = False) -> CpSatModel:
         if self.options["model"] == "alldiff":
             refuse_cpsat_domains(instance.n)
-        median = strategy.branching == "first_fail_middle"
-        check_fits(cpsat_estimate(model_rows(instance), self.options["model"], median_branching=median),
-                   backend="cpsat")
+        check_fits(cpsat_estimate(model_rows(instance), self.options["model"],
+                                  median_branching=strategy.encodes_every_value), backend="cpsat")
         build = build_cpsat_boolean_model if self.options["model"] == "boolean" else build_cpsat_model
         built = build(instance, unique=unique)
         built.branch(strategy.branching)

@@ -150,7 +150,9 @@ def largest_first_solution_n(backend: str, options: dict[str, str] | None = None
         elif backend == "cpsat" and options.get("model") == "boolean":
             estimate = cpsat_estimate(n, "boolean")
         elif backend == "cpsat":
-            median = options.get("strategy", "auto") in ("auto", "first")  # a first solution's branching
+            from .cpsat import resolve_strategy
+
+            median = resolve_strategy(options.get("strategy", "auto"), "first").encodes_every_value
             return n <= CPSAT_MAX_N and cpsat_estimate(n, "alldiff", median_branching=median).megabytes <= budget_mb()
         else:  # the row-order searches stop short of large boards; the others take every board
             row_order = options.get("search", "rows" if backend == "bitboard" else "auto") == "rows"

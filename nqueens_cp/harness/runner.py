@@ -236,25 +236,20 @@ def run_plan(
     for index, request in enumerate(requests):
         label, instance = request.config.label, request.instance
         bound = (largest_n or {}).get(label)
-        if bound is not None and instance.n > bound[0]:
-            yield RunResult(
-                RunRecord(
-                    config=label, n=instance.n, repetition=request.repetition, status=RunStatus.SKIPPED,
-                    reason=f"not run above n = {bound[0]}: {bound[1]}", fixed=instance.fixed,
-                    expected=runner.task.expected_count(instance), source=runner.task.source(instance),
-                ),
-                instance,
-            )
-            continue
         gave_up = gave_up_on.get(label)
-        larger = gave_up is not None and runner.task.skip_larger_after_timeout and instance.n > gave_up[0].n
-        if gave_up is not None and (larger or instance == gave_up[0]):
+        skipped: str | None = None
+        if bound is not None and instance.n > bound[0]:
+            skipped = f"not run above n = {bound[0]}: {bound[1]}"
+        elif gave_up is not None and (instance == gave_up[0] or (
+                runner.task.skip_larger_after_timeout and instance.n > gave_up[0].n)):
             failed = gave_up[0]
+            skipped = f"{GAVE_UP[gave_up[1]]} at {runner.task.source(failed) or failed}"
+        if skipped is not None:
             yield RunResult(
                 RunRecord(
                     config=label, n=instance.n, repetition=request.repetition, status=RunStatus.SKIPPED,
-                    reason=f"{GAVE_UP[gave_up[1]]} at {runner.task.source(failed) or failed}", fixed=instance.fixed,
-                    expected=runner.task.expected_count(request.instance), source=runner.task.source(instance),
+                    reason=skipped, fixed=instance.fixed, expected=runner.task.expected_count(instance),
+                    source=runner.task.source(instance),
                 ),
                 instance,
             )

@@ -48,6 +48,12 @@ class CpSatStrategy:
     parameters: Mapping[str, Any] = field(default_factory=dict)
     branching: Branching | None = None
 
+    @property
+    def encodes_every_value(self) -> bool:
+        """Whether CP-SAT encodes every row's domain value by value under this strategy (the median
+        column branching makes it: n² literals, see ``backends.limits.cpsat_estimate``)."""
+        return self.branching == "first_fail_middle"
+
     def configure(self, solver: cp_model.CpSolver) -> None:
         """Set this strategy's parameters on ``solver``."""
         from ortools.sat.python import cp_model
