@@ -15,7 +15,14 @@ from typing import TYPE_CHECKING, Any, Iterator
 
 from ..errors import BackendOptionError, SearchStoppedError, SolverError
 from ..instance import Instance, Solution
-from ..models.cpsat import STRATEGIES, CpSatModel, CpSatStrategy, build_cpsat_boolean_model, build_cpsat_model
+from ..models.cpsat import (
+    STRATEGIES,
+    CpSatModel,
+    CpSatStrategy,
+    build_cpsat_boolean_model,
+    build_cpsat_model,
+    resolve_strategy,
+)
 from ..models.geometry import ModelSize
 from .base import Backend, OptionSpec
 from .limits import check_fits, cpsat_estimate, model_rows, refuse_cpsat_domains
@@ -23,16 +30,7 @@ from .limits import check_fits, cpsat_estimate, model_rows, refuse_cpsat_domains
 if TYPE_CHECKING:
     from ortools.sat.python import cp_model
 
-#: What ``strategy=auto`` uses for each kind of search.
-AUTO_STRATEGY = {"enumerate": "tuned", "first": "first"}
-
 _DONE = object()
-
-
-def resolve_strategy(name: str, task: str) -> CpSatStrategy:
-    """The strategy ``name`` (an entry of ``STRATEGIES`` or ``auto``) stands for in ``task``
-    (``"enumerate"`` or ``"first"``)."""
-    return STRATEGIES[AUTO_STRATEGY[task] if name == "auto" else name]
 
 
 class CpSatBackend(Backend):

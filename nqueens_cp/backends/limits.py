@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from ..errors import ModelTooLargeError
 from ..instance import Instance
+from ..models.cpsat import resolve_strategy
 from ..models.geometry import ModelSize
 from ..models.reduction import uses_reduction
 from ..models.sizes import cnf_size
@@ -150,8 +151,6 @@ def largest_first_solution_n(backend: str, options: dict[str, str] | None = None
         elif backend == "cpsat" and options.get("model") == "boolean":
             estimate = cpsat_estimate(n, "boolean")
         elif backend == "cpsat":
-            from .cpsat import resolve_strategy
-
             median = resolve_strategy(options.get("strategy", "auto"), "first").encodes_every_value
             return n <= CPSAT_MAX_N and cpsat_estimate(n, "alldiff", median_branching=median).megabytes <= budget_mb()
         else:  # the row-order searches stop short of large boards; the others take every board

@@ -88,6 +88,15 @@ STRATEGIES: dict[str, CpSatStrategy] = {
     "localsearch": CpSatStrategy({"use_ls_only": True, "cp_model_presolve": False, "feasibility_jump_decay": 1.0}),
 }
 
+#: What ``strategy=auto`` uses for each kind of search.
+AUTO_STRATEGY = {"enumerate": "tuned", "first": "first"}
+
+
+def resolve_strategy(name: str, task: str) -> CpSatStrategy:
+    """The strategy ``name`` (an entry of ``STRATEGIES`` or ``auto``) stands for in ``task``
+    (``"enumerate"`` or ``"first"``)."""
+    return STRATEGIES[AUTO_STRATEGY[task] if name == "auto" else name]
+
 
 @dataclass(frozen=True)
 class CpSatModel:
