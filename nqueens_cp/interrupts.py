@@ -5,9 +5,13 @@ raise its own exception instead: PySAT's C extensions (``pycard``, building a ca
 encoding, and ``pysolvers``, solving) install their own SIGINT handler for the length of a call
 and raise ``pycard.error`` / ``pysolvers.error`` with the message "Caught keyboard interrupt";
 a library calling back into Python may wrap the ``KeyboardInterrupt`` raised there in an error
-of its own. :func:`is_interruption` recognises all of these, and :class:`SigintWatch` notes every
-SIGINT that reaches Python while a command runs, so that whatever exception follows it, the
-command ends as "interrupted" (exit status 130), not as an internal error.
+of its own. Exact goes further: constructing a solver installs its own handler for SIGINT *and*
+SIGTERM behind Python's back and leaves it there (a later SIGTERM then no longer ends the process,
+and every later Exact call in it, or in a process forked from it, fails with "Program interrupted
+by user."); :func:`python_signal_handlers_back` undoes that when the library's call ends.
+:func:`is_interruption` recognises all of these, and :class:`SigintWatch` notes every SIGINT that
+reaches Python while a command runs, so that whatever exception follows it, the command ends as
+"interrupted" (exit status 130), not as an internal error.
 """
 
 from __future__ import annotations
@@ -15,14 +19,30 @@ from __future__ import annotations
 import queue
 import signal
 import threading
+from contextlib import contextmanager
 from types import FrameType, TracebackType
 from typing import Any, Callable, Iterator, TypeVar
 
 T = TypeVar("T")
 
 #: The messages of exceptions native extensions raise for a SIGINT they caught themselves
-#: (lower case): PySAT's ``pycard.error`` and ``pysolvers.error``.
-LIBRARY_MESSAGES = ("caught keyboard interrupt",)
+#: (lower case): PySAT's ``pycard.error`` and ``pysolvers.error``; Exact's ``RuntimeError``.
+LIBRARY_MESSAGES = ("caught keyboard interrupt", "program interrupted by user")
+
+
+@contextmanager
+def python_signal_handlers_back() -> Iterator[None]:
+    """When the block ends, put Python's own handling of SIGINT and SIGTERM (what
+    ``signal.getsignal`` says) back in place of whatever native code installed behind its back
+    during the block. Only on the main thread, where Python handles signals."""
+    try:
+        yield
+    finally:
+        if threading.current_thread() is threading.main_thread():
+            for signum in (signal.SIGINT, signal.SIGTERM):
+                handler = signal.getsignal(signum)
+                if handler is not None:  # None: a handler Python never installed or saw
+                    signal.signal(signum, handler)
 
 
 def is_interruption(error: BaseException) -> bool:

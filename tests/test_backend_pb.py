@@ -3,6 +3,9 @@ lex-leader constraints, the exported OPB file solved by Exact, the bound, the co
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 
 from nqueens_cp import Instance, create_backend
@@ -22,8 +25,11 @@ def exact_solutions_of_opb(text: str, n: int) -> set[tuple[int, ...]]:
     (Exact's Python interface reads no files, so the file's lines are handed over one by one)."""
     import exact
 
+    from nqueens_cp.interrupts import python_signal_handlers_back
+
     variables, constraints = parse_opb(text)
-    solver = exact.Exact([("verbosity", "0")])
+    with python_signal_handlers_back():  # Exact's constructor takes over SIGINT and SIGTERM
+        solver = exact.Exact([("verbosity", "0")])
     names = [f"x{v}" for v in range(1, variables + 1)]
     for name in names:
         solver.addVariable(name)
@@ -77,3 +83,41 @@ def test_the_command_line_counts_and_lists_the_backend() -> None:
     assert "92" in run.stdout
     listing = run_cli("backends").stdout.split("\npb:")[1]
     assert listing.startswith(" available") and "-O formulation=lines|clauses" in listing
+
+
+#: After an in-process pb solve, SIGINT still raises KeyboardInterrupt, a later solve still works,
+#: and SIGTERM still ends the process. (Exact's constructor installs its own handler for both
+#: signals; left in place, SIGTERM was swallowed and every later Exact call in the process, or in
+#: one forked from it, failed with "Program interrupted by user.")
+_AFTER_A_SOLVE = """
+import os, signal, time
+from nqueens_cp import Instance, create_backend
+backend = create_backend(BACKEND[0], **BACKEND[1])
+assert backend.count(Instance(6)) == 4
+assert next(iter(backend.solutions(Instance(6)))) is not None
+try:
+    os.kill(os.getpid(), signal.SIGINT)
+    time.sleep(1)
+    raise SystemExit("SIGINT did not reach Python")
+except KeyboardInterrupt:
+    pass
+assert backend.count(Instance(7), limit=None) == 40
+print("ready", flush=True)
+os.kill(os.getpid(), signal.SIGTERM)
+time.sleep(2)
+print("SIGTERM did not end the process")
+"""
+
+
+@pytest.mark.parametrize("backend", [("pb", {}), ("cpmpy", {"solver": "exact"})], ids=["pb", "cpmpy-exact"])
+def test_signals_are_python_s_again_after_a_solve(backend: tuple[str, dict[str, str]]) -> None:
+    done = subprocess.run([sys.executable, "-c", f"BACKEND = {backend!r}\n{_AFTER_A_SOLVE}"], capture_output=True, text=True, timeout=120,
+                          check=False)
+    assert done.stdout == "ready\n" and done.returncode == -15, (done.returncode, done.stdout, done.stderr[-2000:])
+
+
+def test_exact_s_own_interrupt_message_counts_as_ctrl_c() -> None:
+    from nqueens_cp.interrupts import is_interruption
+
+    assert is_interruption(RuntimeError("Program interrupted by user."))
+    assert not is_interruption(RuntimeError("exact stopped without an answer (INCONSISTENT)"))

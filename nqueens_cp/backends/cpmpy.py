@@ -25,6 +25,7 @@ from typing import Any, ClassVar, Iterator
 
 from ..errors import BackendOptionError
 from ..instance import Instance, Solution
+from ..interrupts import python_signal_handlers_back
 from ..models.cpmpy_model import build_cpmpy_model
 from ..models.geometry import ModelSize
 from ..models.rows import row_model
@@ -150,14 +151,15 @@ class CpmpyBackend(Backend):
             yield rows.board(())
             return
         built = build_cpmpy_model(rows)
-        solver = cp.SolverLookup.get(self.options["solver"], built.model)
         found: list[Solution] = []
 
         def keep() -> None:
             found.append(rows.board([int(v) for v in built.queens.value()]))
 
-        with warnings.catch_warnings():
+        # Some solvers take over SIGINT/SIGTERM behind Python's back (Exact, CP-SAT): undone after.
+        with python_signal_handlers_back(), warnings.catch_warnings():
             warnings.simplefilter("ignore", UserWarning)  # "solver state will be invalid after this call"
+            solver = cp.SolverLookup.get(self.options["solver"], built.model)
             solver.solveAll(display=keep, solution_limit=limit)
         yield from found
 
@@ -172,7 +174,8 @@ class CpmpyBackend(Backend):
         if not rows.rows:
             return rows.board(())
         built = build_cpmpy_model(rows)
-        solver = cp.SolverLookup.get(self.options["solver"], built.model)
-        if not solver.solve():
-            return None
+        with python_signal_handlers_back():
+            solver = cp.SolverLookup.get(self.options["solver"], built.model)
+            if not solver.solve():
+                return None
         return rows.board([int(v) for v in built.queens.value()])

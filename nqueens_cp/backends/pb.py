@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Iterator
 
 from ..errors import SolverError
 from ..instance import Instance, Solution
+from ..interrupts import python_signal_handlers_back
 from ..models.geometry import ModelSize
 from ..models.pb import FORMULATIONS, PbModel, build_pb_model
 from .base import Backend, OptionSpec
@@ -43,7 +44,10 @@ class PbBackend(Backend):
 
     @staticmethod
     def _solver(model: PbModel) -> exact.Exact | None:
-        """Exact loaded with ``model``; None when a constraint without variables fails (no solution)."""
+        """Exact loaded with ``model``; None when a constraint without variables fails (no solution).
+
+        Constructing it installs Exact's own SIGINT and SIGTERM handler (see
+        :mod:`nqueens_cp.interrupts`): callers undo that with ``python_signal_handlers_back``."""
         import exact
 
         solver = exact.Exact([("verbosity", "0")])
@@ -69,7 +73,8 @@ class PbBackend(Backend):
 
     def _enumerate(self, instance: Instance, *, unique: bool) -> Iterator[Solution]:
         model = self._model(instance, unique)
-        solver = self._solver(model)
+        with python_signal_handlers_back():  # Python handles Ctrl-C between and during the solves
+            solver = self._solver(model)
         if solver is None:
             return
         squares = [f"x{v}" for v in model.square_variables]
@@ -88,10 +93,13 @@ class PbBackend(Backend):
         if limit is not None:
             return super()._count(instance, limit, unique)
         model = self._model(instance, unique)
-        solver = self._solver(model)
-        if solver is None:
-            return 0
-        state, found = solver.count([f"x{v}" for v in model.square_variables])
+        # Exact's handler stays for the one long call (Ctrl-C stops it at once, as
+        # "Program interrupted by user."), Python's is back after it.
+        with python_signal_handlers_back():
+            solver = self._solver(model)
+            if solver is None:
+                return 0
+            state, found = solver.count([f"x{v}" for v in model.square_variables])
         if state not in ("SAT", "UNSAT"):
             raise SolverError(f"exact stopped before counting every solution ({state})")
         return int(found)
