@@ -2,7 +2,7 @@
 
     python benchmarks/bench_parallel.py                      # n=17 comparisons, then n=18 counted
     python benchmarks/bench_parallel.py --n 12 --big 0       # quick smoke run, no big count
-    python benchmarks/bench_parallel.py --repeat 3 --depth 3  # rows split at depth 3 instead
+    python benchmarks/bench_parallel.py --repeat 1 --depth 3  # rows split at depth 3 instead, one run per side
 
 Every run counts ``--n`` with ``--backend`` (default bitboard, with whatever kernel that backend
 has) split the same way: into batches of start constellations (the bitboard backend's split of
@@ -111,7 +111,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--big", type=int, default=18, help="board size counted once on 2 workers (0: skip)")
     parser.add_argument("--backend", default="bitboard", help="backend (default bitboard)")
     parser.add_argument("--depth", type=int, help="split depth (default: the toolkit's default for 2 workers)")
-    parser.add_argument("--repeat", type=int, default=1, help="timed runs per side (default 1)")
+    parser.add_argument("--repeat", type=int, default=3, help="timed runs per side (default 3: medians)")
     parser.add_argument("--no-dask", action="store_true", help="leave out the Dask comparison")
     args = parser.parse_args(argv)
 

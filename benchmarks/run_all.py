@@ -64,7 +64,7 @@ SCRIPTS: dict[str, Script] = {
                         "--solvers", "cadical195,minisat22")),
     "defaults": Script("bench_defaults.py", (), ("--n", "4-9", "--repeat", "1")),
     "first": Script("bench_first.py", (), ("--n", "32", "--repeat", "1", "--cap", "60")),
-    "parallel": Script("bench_parallel.py", (), ("--n", "12", "--big", "0")),
+    "parallel": Script("bench_parallel.py", (), ("--n", "12", "--big", "0", "--repeat", "1")),
     "reliability": Script("bench_reliability.py", (), ("--n", "12", "--repeat", "1")),
     "excluded_diagonals": Script("bench_excluded_diagonals.py", (),
                                  ("--n", "10", "--repeat", "1", "--timeout", "30")),
