@@ -30,17 +30,21 @@ BACKENDS = backend_names()
 SPLITTING = [name for name in BACKENDS if {'all', 'count'} <= backend_class(name).answers]
 BACKEND_PARAMS = backend_params(SPLITTING)
 #: xcsp3 starts a Java program for every sub-problem (0.5 to 2 s each; its split tests took 750 s
-#: of CI): it is split on the smallest board only. Its completions (what a sub-problem is) are in
-#: the contract kit; minizinc, which also starts a program per solve, runs every split test.
+#: of CI): it is split on the smallest board only, and left out of the other split tests. Its
+#: completions (what a sub-problem is) are in the contract kit.
 JAVA_PER_SOLVE = frozenset({"xcsp3"})
 WITHOUT_JAVA = backend_params([name for name in SPLITTING if name not in JAVA_PER_SOLVE])
+#: minizinc starts MiniZinc and Gecode for every sub-problem too (its n = 7 and 8 sweeps took 75 s
+#: of CI): split at every depth on the smallest board; the other split tests run it in full.
+SMALLEST_BOARD_ONLY = JAVA_PER_SOLVE | {"minizinc"}
 
 
 def _backends_and_sizes(sizes: list[int]) -> list[Any]:
-    """(backend, n) for every splitting backend and size, the Java ones on the first size only."""
+    """(backend, n) for every splitting backend and size, those starting a program per solve on
+    the first size only."""
     return [pytest.param(param.values[0], n, marks=param.marks, id=f"{n}-{param.id}")
             for param in BACKEND_PARAMS for n in sizes
-            if n == sizes[0] or param.values[0] not in JAVA_PER_SOLVE]
+            if n == sizes[0] or param.values[0] not in SMALLEST_BOARD_ONLY]
 
 
 @cache
