@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -15,6 +16,15 @@ from nqueens_cp.backends.registry import create_backend
 from nqueens_cp.models.cnf import ENCODINGS
 
 from .ci_skips import pytest_make_collect_report, pytest_runtest_makereport, under_ci
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Ctrl-C as at a terminal: a suite started in the background (``pytest &``, or from a script
+    run that way) inherits SIGINT *ignored*, Python keeps it so, and every child inherits it too;
+    the Ctrl-C tests (in this process and in the commands they start) would then see no SIGINT."""
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
 
 __all__ = ["pytest_make_collect_report", "pytest_runtest_makereport", "under_ci"]  # hooks of tests/ci_skips.py
 

@@ -127,10 +127,8 @@ def _ready(path: Path) -> bool:
 
 def _as_from_a_terminal() -> None:
     """In the child before it runs: SIGINT unblocked and at its default, as for a command typed at a
-    terminal. A child inherits its parent's signal mask and ignored signals, and the dask case of
-    the Ctrl-C test ran to its end (exit 0, no output on stderr) twice in full slow runs under load
-    and never alone: the pytest process may have had SIGINT blocked or ignored by then (not found;
-    ``_sigint_state`` is printed with a failure)."""
+    terminal (a child inherits its parent's signal mask and ignored signals; see ``pytest_configure``
+    in conftest.py for a suite started in the background)."""
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
