@@ -30,19 +30,26 @@ T = TypeVar("T")
 LIBRARY_MESSAGES = ("caught keyboard interrupt", "program interrupted by user")
 
 
+def rearm_python_handlers(*signums: int) -> None:
+    """Install again, at the operating system's level, the handler Python believes each of
+    ``signums`` has (``signal.getsignal``), replacing whatever native code installed behind its
+    back. Only on the main thread, where Python handles signals."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    for signum in signums:
+        handler = signal.getsignal(signum)
+        if handler is not None:  # None: a handler Python never installed or saw
+            signal.signal(signum, handler)
+
+
 @contextmanager
 def python_signal_handlers_back() -> Iterator[None]:
-    """When the block ends, put Python's own handling of SIGINT and SIGTERM (what
-    ``signal.getsignal`` says) back in place of whatever native code installed behind its back
-    during the block. Only on the main thread, where Python handles signals."""
+    """When the block ends, put Python's own handling of SIGINT and SIGTERM back in place of what
+    native code installed during the block (:func:`rearm_python_handlers`)."""
     try:
         yield
     finally:
-        if threading.current_thread() is threading.main_thread():
-            for signum in (signal.SIGINT, signal.SIGTERM):
-                handler = signal.getsignal(signum)
-                if handler is not None:  # None: a handler Python never installed or saw
-                    signal.signal(signum, handler)
+        rearm_python_handlers(signal.SIGINT, signal.SIGTERM)
 
 
 def is_interruption(error: BaseException) -> bool:

@@ -111,8 +111,8 @@ print("SIGTERM did not end the process")
 
 @pytest.mark.parametrize("backend", [("pb", {}), ("cpmpy", {"solver": "exact"})], ids=["pb", "cpmpy-exact"])
 def test_signals_are_python_s_again_after_a_solve(backend: tuple[str, dict[str, str]]) -> None:
-    done = subprocess.run([sys.executable, "-c", f"BACKEND = {backend!r}\n{_AFTER_A_SOLVE}"], capture_output=True, text=True, timeout=120,
-                          check=False)
+    done = subprocess.run([sys.executable, "-c", f"BACKEND = {backend!r}\n{_AFTER_A_SOLVE}"],
+                          capture_output=True, text=True, timeout=120, check=False)
     assert done.stdout == "ready\n" and done.returncode == -15, (done.returncode, done.stdout, done.stderr[-2000:])
 
 

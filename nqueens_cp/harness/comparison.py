@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from types import FrameType
 from typing import Callable, Iterator, Mapping
 
+from ..interrupts import rearm_python_handlers
 from .configs import Configuration
 from .environment import collect_environment, now_iso
 from .results import NOT_RUN, Check, ComparisonResults, RunRecord, Settings
@@ -75,9 +76,7 @@ def _stop_signals_handled() -> Iterator[None]:
     # kill this process outright and the results so far would be lost. Installing Python's
     # handler again re-arms it (Python's own, or the command line's watch that stands in for it).
     # A SIGINT ignored on purpose (a background job) stays ignored.
-    previous_int = signal.getsignal(signal.SIGINT)
-    if callable(previous_int):
-        signal.signal(signal.SIGINT, previous_int)
+    rearm_python_handlers(signal.SIGINT)
     try:
         yield
     finally:
