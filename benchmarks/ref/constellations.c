@@ -20,11 +20,11 @@
  *         start, and the solutions counted on row n-2.
  *   ours  the same algorithm as nqueens_cp/searches/constellations_kernel.py, line for line:
  *         the orientation of nqueens_cp.searches.constellations.search_orientation, per free
- *         row a precomputed mask of the columns the border queens block, an explicit stack over
- *         the free rows with the diagonal masks shifted by the gap between free rows, and the
- *         last three free rows finished without the stack (their at most three candidates
- *         unrolled, the last two rows branch-free: last_three, last_two). It measures compiled
- *         numba against C on identical work.
+ *         row a precomputed mask of the columns the border queens block, the diagonal masks
+ *         shifted by the gap between free rows, a level-synchronous search over batches of
+ *         states (one branch-free pass per level gives each state its next child) and the last
+ *         two rows counted branch-free (last_two). It measures compiled numba against C on
+ *         identical work.
  *
  * Usage: constellations faf|ours N   prints "N total seconds" (seconds: the counting, with the
  * generation of the constellations, timed with clock_gettime; not the process start-up).
@@ -161,7 +161,16 @@ static Key ours_orientation(Key k)
     return chosen;
 }
 
-/* ---- ours: static masks, explicit stack ---------------------------------------------------- */
+/* ---- ours: static masks, batches of states per level ----------------------------------------- */
+
+#define BATCH 1024 /* states per level buffer, as the kernel's BATCH */
+
+typedef struct {
+    long long left, down, right, free;
+} State;
+
+static State states[MAX_BOARD][BATCH];
+static int sizes[MAX_BOARD];
 
 /* Completions of the last two free rows: l, d, r the attacks entering the first of them (at
    most two free columns there), g the gap to the last row. Branch-free. */
@@ -191,7 +200,7 @@ static long long ours_count(Key k)
 {
     int n = board_n, last_col = n - 1, row, q, depth = 0, t;
     long long full = (1LL << n) - 1, columns;
-    long long blocked[MAX_BOARD], lefts[MAX_BOARD], downs[MAX_BOARD], rights[MAX_BOARD], avail[MAX_BOARD];
+    long long blocked[MAX_BOARD];
     int gaps[MAX_BOARD], rows_of[MAX_BOARD];
     int qr[4] = {0, last_col, k.l, k.r}, qc[4] = {k.t, k.b, 0, last_col};
     long long count = 0;
@@ -217,37 +226,65 @@ static long long ours_count(Key k)
         return last_three(full, free, 0, 0, 0, gaps[0], blocked[1], gaps[1], blocked[2]);
     }
     {
+        /* Level-synchronous over batches of states, as the kernel's _count_plain: a pass over a
+           level gives each state one child (its lowest untried column) in the next level's
+           buffer, kept when that row and the one after have a free square, and keeps the state
+           while it has columns left; both lists compacted by adding 0 or 1, no branch on data. */
         int last = depth - 1, final_gap = gaps[last - 1];
         long long final_blocked = blocked[last], blocked1 = blocked[last - 1];
+        states[0][0].left = states[0][0].down = states[0][0].right = 0;
+        states[0][0].free = full & ~blocked[0];
+        sizes[0] = states[0][0].free != 0;
+        for (t = 1; t < depth; t++) sizes[t] = 0;
         t = 0;
-        lefts[0] = downs[0] = rights[0] = 0;
-        avail[0] = full & ~blocked[0];
         while (t >= 0) {
-            long long free = avail[t], bit, left, down, right, nxt;
-            int gap;
-            if (free == 0) {
+            State *level = states[t], *below;
+            int size = sizes[t], gap = gaps[t], kept = 0, added, first, next_gap, i;
+            long long blocked_next, blocked_after;
+            if (size == 0) {
                 t--;
                 continue;
             }
-            bit = free & -free;
-            avail[t] = free ^ bit;
-            gap = gaps[t];
-            left = (lefts[t] | bit) << gap;
-            down = downs[t] | bit;
-            right = (rights[t] | bit) >> gap;
-            nxt = full & ~(left | down | right | blocked[t + 1]);
-            if (nxt == 0) continue;
-            if (t + 3 == last) {
-                count += last_three(full, nxt, left, down, right, gaps[t + 1], blocked1, final_gap, final_blocked);
+            if (t + 2 == last) {
+                long long found = 0;
+                for (i = 0; i < size; i++) {
+                    State s = level[i];
+                    long long bit = s.free & -s.free;
+                    found += last_two(full, (s.left | bit) << gap, s.down | bit, (s.right | bit) >> gap, blocked1,
+                                      final_gap, final_blocked);
+                    level[kept] = s;
+                    level[kept].free = s.free & (s.free - 1);
+                    kept += level[kept].free != 0;
+                }
+                count += found;
+                sizes[t] = kept;
                 continue;
             }
-            gap = gaps[t + 1];
-            if ((full & ~((left << gap) | down | (right >> gap) | blocked[t + 2])) == 0) continue;
-            t++;
-            lefts[t] = left;
-            downs[t] = down;
-            rights[t] = right;
-            avail[t] = nxt;
+            below = states[t + 1];
+            added = sizes[t + 1];
+            first = size - (BATCH - added) > 0 ? size - (BATCH - added) : 0;
+            kept = first;
+            blocked_next = blocked[t + 1];
+            next_gap = gaps[t + 1];
+            blocked_after = blocked[t + 2];
+            for (i = first; i < size; i++) {
+                State s = level[i];
+                long long bit = s.free & -s.free;
+                long long left = (s.left | bit) << gap, down = s.down | bit, right = (s.right | bit) >> gap;
+                long long free = full & ~(left | down | right | blocked_next);
+                long long ahead = full & ~((left << next_gap) | down | (right >> next_gap) | blocked_after);
+                below[added].left = left;
+                below[added].down = down;
+                below[added].right = right;
+                below[added].free = free & -(long long)(ahead != 0);
+                added += below[added].free != 0;
+                level[kept] = s;
+                level[kept].free = s.free & (s.free - 1);
+                kept += level[kept].free != 0;
+            }
+            sizes[t + 1] = added;
+            sizes[t] = kept;
+            if (added >= BATCH / 2 || kept == 0) t++;
         }
     }
     return count;
