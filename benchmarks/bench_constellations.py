@@ -22,8 +22,9 @@ Our own C programs, built by this script with ``gcc -O3 -march=native`` into
 ``benchmarks/build/`` from ``benchmarks/ref/constellations.c``:
 
 * ``C same``: our algorithm line for line in C (same orientation, same per-row masks, same
-  level-synchronous search over batches of states), so that ours / C same measures compiled numba against C on identical work,
-  and C same / the outside program our algorithm against theirs, both in C;
+  level-synchronous search over batches of states), so that ours / C same measures compiled
+  numba against C on identical work, and C same / the outside program our algorithm against
+  theirs, both in C;
 * ``C faf``: our port of the method as published (Q27 / NQueensFAF: the class member with the
   queen nearest a corner in the last row, a recursive search inserting the border queens'
   diagonals at their rows), for information.

@@ -48,15 +48,21 @@ def _pop_lowest(avail: Int64Array, t: int) -> int:
 
 
 @inline
+def _child(full: int, left: int, down: int, right: int, bit: int, gap: int,
+           blocked_next: int) -> tuple[int, int, int, int]:
+    """A queen ``bit`` on a free row with these attacks: the attacks it leaves on the next free row
+    (diagonals shifted by the ``gap`` between the two rows) and the free squares of that row."""
+    left = (left | bit) << gap
+    down = down | bit
+    right = (right | bit) >> gap
+    return left, down, right, full & ~(left | down | right | blocked_next)
+
+
+@inline
 def _step(t: int, bit: int, full: int, gaps: Int64Array, blocked: Int64Array,
           lefts: Int64Array, downs: Int64Array, rights: Int64Array) -> tuple[int, int, int, int]:
-    """A queen ``bit`` on free row ``t``: the attacks it leaves on free row ``t + 1`` (diagonals
-    shifted by the gap between the two rows) and the free squares of that row."""
-    gap = gaps[t]
-    left = (lefts[t] | bit) << gap
-    down = downs[t] | bit
-    right = (rights[t] | bit) >> gap
-    return left, down, right, full & ~(left | down | right | blocked[t + 1])
+    """A queen ``bit`` on free row ``t`` of the stack: :func:`_child` of that row's attacks."""
+    return _child(full, lefts[t], downs[t], rights[t], bit, gaps[t], blocked[t + 1])
 
 
 @inline
@@ -133,18 +139,6 @@ BATCH = 1024
 
 
 @inline
-def _child(full: int, left: int, down: int, right: int, free: int, gap: int,
-           blocked_next: int) -> tuple[int, int, int, int]:
-    """The lowest of the ``free`` columns taken by a state with these attacks: the attacks it
-    leaves on the next free row (``gap`` rows down) and that row's free squares."""
-    bit = free & -free
-    left = (left | bit) << gap
-    down = down | bit
-    right = (right | bit) >> gap
-    return left, down, right, full & ~(left | down | right | blocked_next)
-
-
-@inline
 def _keep(level: Int64Array, kept: int, left: int, down: int, right: int, rest: int) -> int:
     """Write a state at position ``kept`` of its level; the next position (the same one when the
     state has no column ``rest`` to try)."""
@@ -165,10 +159,10 @@ def _count_plain(n: int, depth: int, blocked: Int64Array, gaps: Int64Array, stat
     how many. One pass over a level gives each of its states one child (its lowest untried
     column) in the next level's buffer, kept only when that row and the one after it have a free
     square, and keeps the state itself only while it has columns left (both lists compacted in
-    place by adding 0 or 1 to their ends). The pass has no data-dependent branch: the recursive
-    search's main cost, the mispredicted branch at each node, is gone (kernel time at n = 17: 0.75-0.78
-    of the depth-first stack search it replaced). The search goes one level down when the next buffer is
-    half full or the level is used up, back up when a level is empty. States of row ``depth - 3``
+    place by adding 0 or 1 to their ends). The pass has no data-dependent branch: the depth-first
+    search's main cost, the mispredicted branch at each node, is gone (kernel time at n = 17:
+    0.75-0.78 of the stack search it replaced). The search goes one level down when the next buffer
+    is half full or the level is used up, back up when a level is empty. States of row ``depth - 3``
     are finished in their pass: each child's last two rows are counted branch-free (``_last_two``).
     """
     full = (1 << n) - 1
@@ -191,12 +185,12 @@ def _count_plain(n: int, depth: int, blocked: Int64Array, gaps: Int64Array, stat
             continue
         level = states[t]
         gap = gaps[t]
-        kept = 0
         if t + 2 == last:
+            kept = 0
             found = 0
             for i in range(size):
                 left, down, right, free = level[i, 0], level[i, 1], level[i, 2], level[i, 3]
-                into_left, into_down, into_right, _ = _child(full, left, down, right, free, gap, 0)
+                into_left, into_down, into_right, _ = _child(full, left, down, right, free & -free, gap, 0)
                 found += _last_two(full, into_left, into_down, into_right, blocked_before, last_gap, blocked_last)
                 kept = _keep(level, kept, left, down, right, free & (free - 1))
             count += found
@@ -211,7 +205,8 @@ def _count_plain(n: int, depth: int, blocked: Int64Array, gaps: Int64Array, stat
         blocked_after = blocked[t + 2]
         for i in range(first, size):
             left, down, right, free = level[i, 0], level[i, 1], level[i, 2], level[i, 3]
-            into_left, into_down, into_right, into_free = _child(full, left, down, right, free, gap, blocked_next)
+            into_left, into_down, into_right, into_free = _child(full, left, down, right, free & -free, gap,
+                                                                 blocked_next)
             # One row of lookahead: the row after next must keep a square too.
             ahead = full & ~((into_left << next_gap) | into_down | (into_right >> next_gap) | blocked_after)
             added = _keep(below, added, into_left, into_down, into_right, into_free & -int(ahead != 0))
