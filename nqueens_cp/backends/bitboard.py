@@ -59,10 +59,7 @@ class BitboardBackend(Backend):
         try:
             from ..searches import bitboard_kernel
         except ImportError as error:
-            raise BackendUnavailableError(
-                f"backend bitboard: the compiled kernel needs numba ({error}); "
-                "pip install numba, or use -O kernel=python"
-            ) from None
+            raise _needs_numba(error) from None
         return bitboard_kernel
 
     def _lines(self) -> ModuleType | None:
@@ -143,9 +140,10 @@ class BitboardBackend(Backend):
         items = constellations.batch(constellations.constellations(n), index, batches)
         if not self.batch_count_releases_gil(n):
             return constellations.count_batch(n, items)
-        self._kernel(Instance(n))  # without numba: the backend's one-line "needs numba" error
-        from ..searches import constellations_kernel
-
+        try:  # not through _kernel: counting needs none of bitboard_kernel (0.1 s to import)
+            from ..searches import constellations_kernel
+        except ImportError as error:
+            raise _needs_numba(error) from None
         return constellations_kernel.count_batch(n, items)
 
     def recount_constellation_batch(self, n: int, index: int, batches: int, counter: Backend) -> BatchCount:
@@ -174,6 +172,13 @@ class BitboardBackend(Backend):
         if classes.denominator != 1:
             raise NQueensError(f"batch {index} of {batches} of n={n}: {classes} solution classes is not whole")
         return constellations.ConstellationCount(total, int(classes))
+
+
+def _needs_numba(error: ImportError) -> BackendUnavailableError:
+    """The one-line error of a compiled kernel that cannot be imported."""
+    return BackendUnavailableError(
+        f"backend bitboard: the compiled kernel needs numba ({error}); pip install numba, or use -O kernel=python"
+    )
 
 
 def _attacked(n: int, queens: list[tuple[int, int]]) -> list[tuple[int, int]]:

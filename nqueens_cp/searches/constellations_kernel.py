@@ -11,9 +11,12 @@ attacks of the queens placed so far, shifted by the gap between one free row and
 ``down`` their columns. The search is level-synchronous over batches of open states
 (:func:`_count_plain`): a pass over one row's states gives each its next child with no
 data-dependent branch, where a depth-first search mispredicts a branch at almost every node (its
-main cost). The last two free rows are counted branch-free (:func:`_last_two`). Constellations
-fixed by a rotation (few: about 1 in 200 at n = 16) run a depth-first variant that also checks
-every completion for the same symmetry, which the class count (OEIS A002562) needs.
+main cost). The last two free rows are counted branch-free (:func:`_last_two`). The kernel is
+compiled with LLVM keeping its selects as conditional moves
+(:func:`~.compiled.compile_with_selects_kept`). Constellations fixed by a rotation (about 1 in
+100) are finished the same way; the class count (OEIS A002562) also needs their completions that
+the rotation fixes, which a search of the rotation's orbits of squares counts
+(:func:`_count_rotation_fixed`: a quarter or half of the free rows, a few nodes).
 
 All masks and counts are int64: n <= ``MAX_N`` = 32 bits of board plus the shifted diagonal bits
 (which only move away from the board and are masked off); one constellation's completions and
@@ -29,22 +32,13 @@ import numpy as np
 import numpy.typing as npt
 
 from .bitboard import COMPILED_MAX_N as MAX_N
-from .compiled import compiled, inline
+from .compiled import compile_with_selects_kept, compiled, inline
 from .constellations import Constellation, ConstellationCount, Finished, tally
 
 Int64Array = npt.NDArray[np.int64]
 
 # Symmetry codes of the table passed to the kernel.
 _PLAIN, _ROT180, _ROT90 = 0, 1, 2
-
-
-@inline
-def _pop_lowest(avail: Int64Array, t: int) -> int:
-    """Take the lowest untried free column of level ``t`` (there is one) off its set; return its bit."""
-    free: int = avail[t]
-    bit = free & -free
-    avail[t] = free ^ bit
-    return bit
 
 
 @inline
@@ -56,23 +50,6 @@ def _child(full: int, left: int, down: int, right: int, bit: int, gap: int,
     down = down | bit
     right = (right | bit) >> gap
     return left, down, right, full & ~(left | down | right | blocked_next)
-
-
-@inline
-def _step(t: int, bit: int, full: int, gaps: Int64Array, blocked: Int64Array,
-          lefts: Int64Array, downs: Int64Array, rights: Int64Array) -> tuple[int, int, int, int]:
-    """A queen ``bit`` on free row ``t`` of the stack: :func:`_child` of that row's attacks."""
-    return _child(full, lefts[t], downs[t], rights[t], bit, gaps[t], blocked[t + 1])
-
-
-@inline
-def _push(t: int, left: int, down: int, right: int, free: int,
-          lefts: Int64Array, downs: Int64Array, rights: Int64Array, avail: Int64Array) -> None:
-    """Open free row ``t`` with these attacks and these squares to try."""
-    lefts[t] = left
-    downs[t] = down
-    rights[t] = right
-    avail[t] = free
 
 
 @compiled
@@ -142,14 +119,15 @@ BATCH = 1024
 def _keep(level: Int64Array, kept: int, left: int, down: int, right: int, rest: int) -> int:
     """Write a state at position ``kept`` of its level; the next position (the same one when the
     state has no column ``rest`` to try)."""
-    level[kept, 0] = left
-    level[kept, 1] = down
-    level[kept, 2] = right
-    level[kept, 3] = rest
+    at = np.uint64(kept)  # unsigned: no negative-index wrap-around (see _count_plain)
+    level[at, 0] = left
+    level[at, 1] = down
+    level[at, 2] = right
+    level[at, 3] = rest
     return kept + int(rest != 0)
 
 
-@compiled
+@inline
 def _count_plain(n: int, depth: int, blocked: Int64Array, gaps: Int64Array, states: Int64Array,
                  sizes: Int64Array) -> int:
     """Completions of the free rows (``depth`` >= 4 of them) with the border attacks in ``blocked``.
@@ -164,6 +142,11 @@ def _count_plain(n: int, depth: int, blocked: Int64Array, gaps: Int64Array, stat
     0.75-0.78 of the stack search it replaced). The search goes one level down when the next buffer
     is half full or the level is used up, back up when a level is empty. States of row ``depth - 3``
     are finished in their pass: each child's last two rows are counted branch-free (``_last_two``).
+
+    The buffers are indexed by unsigned integers: numba wraps a negative signed index around (a
+    compare and an add per access), which an unsigned one cannot be; kernel time 0.76 of signed
+    indices at n = 16. Inlined into :func:`_finish_all`, whose buffers' shapes are constants (the
+    offsets are shifts, not multiplications).
     """
     full = (1 << n) - 1
     last = depth - 1
@@ -189,7 +172,8 @@ def _count_plain(n: int, depth: int, blocked: Int64Array, gaps: Int64Array, stat
             kept = 0
             found = 0
             for i in range(size):
-                left, down, right, free = level[i, 0], level[i, 1], level[i, 2], level[i, 3]
+                at = np.uint64(i)
+                left, down, right, free = level[at, 0], level[at, 1], level[at, 2], level[at, 3]
                 into_left, into_down, into_right, _ = _child(full, left, down, right, free & -free, gap, 0)
                 found += _last_two(full, into_left, into_down, into_right, blocked_before, last_gap, blocked_last)
                 kept = _keep(level, kept, left, down, right, free & (free - 1))
@@ -204,7 +188,8 @@ def _count_plain(n: int, depth: int, blocked: Int64Array, gaps: Int64Array, stat
         next_gap = gaps[t + 1]
         blocked_after = blocked[t + 2]
         for i in range(first, size):
-            left, down, right, free = level[i, 0], level[i, 1], level[i, 2], level[i, 3]
+            at = np.uint64(i)
+            left, down, right, free = level[at, 0], level[at, 1], level[at, 2], level[at, 3]
             into_left, into_down, into_right, into_free = _child(full, left, down, right, free & -free, gap,
                                                                  blocked_next)
             # One row of lookahead: the row after next must keep a square too.
@@ -234,69 +219,102 @@ def _count_tiny(n: int, depth: int, blocked: Int64Array, gaps: Int64Array) -> in
     return _last_three(full, free, 0, 0, 0, gaps[0], blocked[1], gaps[1], blocked[2])
 
 
-@compiled
-def _column_of(bit: int) -> int:
-    column = 0
-    while bit > 1:
-        bit >>= 1
-        column += 1
-    return column
+@inline
+def _orbit_square(last: int, row: int, col: int, k: int, quarter: bool) -> tuple[int, int]:
+    """Image ``k`` of square ``(row, col)`` under the rotation by 90 degrees (``quarter``) or by 180."""
+    if not quarter:
+        k *= 2
+    for _ in range(k):
+        row, col = col, last - row
+    return row, col
+
+
+@inline
+def _orbit_fits(last: int, row: int, col: int, quarter: bool, size: int, board: Int64Array,
+                columns: Int64Array, sums: Int64Array, diffs: Int64Array) -> bool:
+    """Whether the ``size`` squares of the orbit of ``(row, col)`` are empty lines of the board and
+    do not attack each other."""
+    for k in range(size):
+        r, c = _orbit_square(last, row, col, k, quarter)
+        if board[r] >= 0 or columns[c] or sums[r + c] or diffs[r - c + last]:
+            return False
+        for j in range(k):
+            r2, c2 = _orbit_square(last, row, col, j, quarter)
+            if r == r2 or c == c2 or r + c == r2 + c2 or r - c == r2 - c2:
+                return False
+    return True
+
+
+@inline
+def _mark_orbit(last: int, row: int, col: int, quarter: bool, size: int, value: int, board: Int64Array,
+                columns: Int64Array, sums: Int64Array, diffs: Int64Array) -> None:
+    """Put the queens of the orbit of ``(row, col)`` on the board (``value`` 1) or take them off (0)."""
+    for k in range(size):
+        r, c = _orbit_square(last, row, col, k, quarter)
+        board[r] = c if value else -1
+        columns[c] = value
+        sums[r + c] = value
+        diffs[r - c + last] = value
 
 
 @compiled
-def _count_symmetric(n: int, depth: int, rows: Int64Array, blocked: Int64Array, gaps: Int64Array,
-                     board: Int64Array, check90: bool, out: Int64Array,
-                     lefts: Int64Array, downs: Int64Array, rights: Int64Array, avail: Int64Array) -> None:
-    """Like ``_count_plain``, and checks each completion (``board`` holds the border queens):
-    ``out[0]`` += completions, ``out[1]`` += those fixed by the 180-degree rotation, ``out[2]``
-    += those fixed by the 90-degree rotation (when ``check90``)."""
-    full = (1 << n) - 1
-    last_col = n - 1
-    completions = 0
-    fixed180 = 0
-    fixed90 = 0
-    t = 0
-    _push(0, 0, 0, 0, full & ~blocked[0] if depth > 0 else 0, lefts, downs, rights, avail)
-    finished = depth == 0
-    while True:
-        if finished:
-            finished = False
-            completions += 1
-            is180 = True
-            for row in range(n):
-                if board[last_col - row] != last_col - board[row]:
-                    is180 = False
-                    break
-            if is180:
-                fixed180 += 1
-            if check90:
-                is90 = True
-                for row in range(n):
-                    if board[board[row]] != last_col - row:
-                        is90 = False
-                        break
-                if is90:
-                    fixed90 += 1
-            if depth == 0:
+def _count_rotation_fixed(n: int, board: Int64Array, quarter: bool) -> int:
+    """The completions of ``board`` (a column per row, -1 for an empty row; its queens fixed by the
+    rotation) that the rotation by 90 degrees (``quarter``) or by 180 degrees maps to themselves.
+
+    Such a completion is a union of the rotation's orbits of squares (4 squares, or 2, or the
+    centre alone), so the search fills the first empty row with a whole orbit at a time: a
+    quarter or half of the rows' choices, a tiny tree beside the full completion count.
+    """
+    last = n - 1
+    columns = np.zeros(n, np.int64)
+    sums = np.zeros(2 * n, np.int64)
+    diffs = np.zeros(2 * n, np.int64)
+    rows = np.zeros(n + 1, np.int64)
+    tried = np.zeros(n + 1, np.int64)
+    for r in range(n):
+        if board[r] >= 0:
+            columns[board[r]] = 1
+            sums[r + board[r]] = 1
+            diffs[r - board[r] + last] = 1
+    full_orbit = 4 if quarter else 2
+    size = full_orbit
+    row = 0
+    while row < n and board[row] >= 0:
+        row += 1
+    if row == n:
+        return 1
+    count = 0
+    level = 0
+    rows[0] = row
+    tried[0] = -1
+    while level >= 0:
+        row = rows[level]
+        col = tried[level]
+        if col >= 0:  # back at this level: take the last orbit placed here off
+            size = 1 if 2 * row == last and 2 * col == last else full_orbit
+            _mark_orbit(last, row, col, quarter, size, 0, board, columns, sums, diffs)
+        col += 1
+        while col < n:
+            size = 1 if 2 * row == last and 2 * col == last else full_orbit
+            if _orbit_fits(last, row, col, quarter, size, board, columns, sums, diffs):
                 break
-        if t < 0:
-            break
-        if avail[t] == 0:
-            t -= 1
+            col += 1
+        if col == n:
+            level -= 1
             continue
-        bit = _pop_lowest(avail, t)
-        board[rows[t]] = _column_of(bit)
-        if t + 1 == depth:
-            finished = True
+        _mark_orbit(last, row, col, quarter, size, 1, board, columns, sums, diffs)
+        tried[level] = col
+        following = row + 1
+        while following < n and board[following] >= 0:
+            following += 1
+        if following == n:
+            count += 1
             continue
-        left, down, right, nxt = _step(t, bit, full, gaps, blocked, lefts, downs, rights)
-        if nxt == 0:
-            continue
-        t += 1
-        _push(t, left, down, right, nxt, lefts, downs, rights, avail)
-    out[0] += completions
-    out[1] += fixed180
-    out[2] += fixed90
+        level += 1
+        rows[level] = following
+        tried[level] = -1
+    return count
 
 
 @compiled
@@ -308,10 +326,6 @@ def _finish_all(n: int, table: Int64Array, out: Int64Array) -> None:
     blocked = np.zeros(n, np.int64)
     gaps = np.zeros(n, np.int64)
     board = np.zeros(n, np.int64)
-    lefts = np.zeros(n, np.int64)
-    downs = np.zeros(n, np.int64)
-    rights = np.zeros(n, np.int64)
-    avail = np.zeros(n, np.int64)
     states = np.zeros((n, BATCH, 4), np.int64)
     sizes = np.zeros(n, np.int64)
     last = n - 1
@@ -322,21 +336,23 @@ def _finish_all(n: int, table: Int64Array, out: Int64Array) -> None:
         right = table[c, 3]
         symmetry = table[c, 4]
         depth = _setup(n, top, bottom, left, right, rows, blocked, gaps)
-        if symmetry == _PLAIN:
-            out[c, 0] = (_count_plain(n, depth, blocked, gaps, states, sizes) if depth > 3
-                         else _count_tiny(n, depth, blocked, gaps))
-            out[c, 1] = 0
-            out[c, 2] = 0
-        else:
+        out[c, 0] = (_count_plain(n, depth, blocked, gaps, states, sizes) if depth > 3
+                     else _count_tiny(n, depth, blocked, gaps))
+        out[c, 1] = 0
+        out[c, 2] = 0
+        if symmetry != _PLAIN:
+            board[:] = -1
             board[0] = top
             board[last] = bottom
             board[left] = 0
             board[right] = last
-            out[c, 0] = 0
-            out[c, 1] = 0
-            out[c, 2] = 0
-            _count_symmetric(n, depth, rows, blocked, gaps, board, symmetry == _ROT90, out[c],
-                             lefts, downs, rights, avail)
+            out[c, 1] = _count_rotation_fixed(n, board, False)
+            if symmetry == _ROT90:
+                out[c, 2] = _count_rotation_fixed(n, board, True)
+
+
+#: The one signature :func:`_finish_all` is compiled for (by :func:`finish_batch`).
+_FINISH_ALL_SIGNATURE = "void(int64, int64[:, ::1], int64[:, ::1])"
 
 
 def _table(items: Sequence[Constellation]) -> Int64Array:
@@ -352,6 +368,7 @@ def finish_batch(n: int, items: Sequence[Constellation]) -> list[Finished]:
     if not 4 <= n <= MAX_N:
         raise ValueError(f"the compiled constellation kernel handles 4 <= n <= {MAX_N}, got {n}")
     out = np.zeros((len(items), 3), np.int64)
+    compile_with_selects_kept(_finish_all, _FINISH_ALL_SIGNATURE)
     _finish_all(n, _table(items), out)
     return [Finished(int(c), int(f180), int(f90)) for c, f180, f90 in out.tolist()]
 
