@@ -129,14 +129,29 @@ def peak_resident_kb() -> int | None:
     return int(peak // 1024) if sys.platform == "darwin" else int(peak)
 
 
+def mapped_bytes() -> int | None:
+    """The address space this process has mapped, in bytes (None where ``/proc`` cannot tell)."""
+    try:
+        with open("/proc/self/statm", encoding="ascii") as statm:
+            return int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
 def limit_address_space(limit_bytes: int) -> None:
-    """A backstop ``RLIMIT_AS`` of twice ``limit_bytes`` plus 1 GiB (address space is not memory:
-    solver libraries reserve much more than they touch; the parent watches the resident size)."""
+    """A backstop ``RLIMIT_AS``: the address space mapped already, plus twice ``limit_bytes`` plus
+    1 GiB (address space is not memory: solver libraries reserve much more than they touch; the
+    parent watches the resident size).
+
+    What is mapped already counts apart: a forked worker inherits its parent's mappings, and a
+    parent that has loaded pychoco holds a 32 GiB reservation of GraalVM's heap. A limit below
+    what is mapped lets no new mapping through: not even a thread's stack (a worker hung in
+    ``Thread.start`` until the harness's timeout killed it)."""
     try:
         import resource
     except ImportError:  # pragma: no cover - not on Unix
         return
-    backstop = 2 * limit_bytes + 2**30
+    backstop = (mapped_bytes() or 0) + 2 * limit_bytes + 2**30
     soft, hard = resource.getrlimit(resource.RLIMIT_AS)
     if hard != resource.RLIM_INFINITY:
         backstop = min(backstop, hard)

@@ -75,3 +75,30 @@ def test_the_cli_option_and_its_default(tmp_path: Path) -> None:
     bad = subprocess.run([sys.executable, "-m", "nqueens_cp", "compare", "--memory-limit", "-5"],
                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and len(bad.stderr.splitlines()) == 1 and "--memory-limit" in bad.stderr
+
+
+RESERVED_THEN_LIMITED = """
+import mmap, threading
+from nqueens_cp.processes import limit_address_space
+# 40 GiB reserved and never touched, as pychoco's GraalVM heap is in a process that loaded it
+reserved = mmap.mmap(-1, 40 * 2**30, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS, prot=0)  # PROT_NONE
+limit_address_space(256 * 2**20)
+thread = threading.Thread(target=lambda: None)
+thread.start()
+thread.join()
+block = bytearray(100 * 2**20)
+try:
+    bytearray(2 * 2**30)
+except MemoryError:
+    print("backstop holds")
+"""
+
+
+def test_the_backstop_counts_from_what_is_mapped_already() -> None:
+    """A worker forked from a process with a huge reservation still starts threads and allocates
+    (the limit had been set below what was mapped: a thread start hung until the run's timeout),
+    and a sudden allocation past the backstop is still refused."""
+    done = subprocess.run([sys.executable, "-c", RESERVED_THEN_LIMITED], capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "backstop holds"
