@@ -25,7 +25,7 @@ SKIPPING = {
 def _run(tmp_path: Path, ci: str | None, *files: str) -> subprocess.CompletedProcess[str]:
     for name in files:
         (tmp_path / name).write_text(SKIPPING[name])
-    env = {key: value for key, value in os.environ.items() if key != "CI"}
+    env = {key: value for key, value in os.environ.items() if key not in ("CI", "PYTEST_ADDOPTS")}
     if ci is not None:
         env["CI"] = ci
     env["PYTHONPATH"] = str(REPO)
