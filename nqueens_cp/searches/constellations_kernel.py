@@ -12,9 +12,9 @@ attacks of the queens placed so far, shifted by the gap between one free row and
 (:func:`_count_plain`): a pass over one row's states gives each its next child with no
 data-dependent branch, where a depth-first search mispredicts a branch at almost every node (its
 main cost). The last two free rows are counted branch-free (:func:`_last_two`). Constellations
-fixed by a rotation (about 1 in 100) are finished the same way; the class count (OEIS A002562) also needs their completions that
-the rotation fixes, which a search of the rotation's orbits of squares counts
-(:func:`_count_rotation_fixed`: a quarter or half of the free rows, a few nodes).
+fixed by a rotation (49 of 4,319 at n = 17) are finished the same way; the class count (OEIS
+A002562) also needs their completions that the rotation fixes, which a search of the rotation's
+orbits of squares counts (:func:`_count_rotation_fixed`: a quarter or half of the free rows).
 
 All masks and counts are int64: n <= ``MAX_N`` = 32 bits of board plus the shifted diagonal bits
 (which only move away from the board and are masked off); one constellation's completions and
