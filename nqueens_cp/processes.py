@@ -107,16 +107,21 @@ def physical_memory_mb() -> float | None:
         return None
 
 
-def resident_kb(pid: int) -> int | None:
-    """The resident set size of process ``pid`` in KiB (None where ``/proc`` cannot tell)."""
+def _status_kb(pid: int, field: str) -> int | None:
+    """A size in KiB from ``/proc/PID/status`` (``VmRSS``, ``VmSize``; None where it cannot tell)."""
     try:
         with open(f"/proc/{pid}/status", encoding="ascii", errors="replace") as status:
             for line in status:
-                if line.startswith("VmRSS:"):
+                if line.startswith(f"{field}:"):
                     return int(line.split()[1])
     except (OSError, ValueError, IndexError):
         return None
     return None
+
+
+def resident_kb(pid: int) -> int | None:
+    """The resident set size of process ``pid`` in KiB (None where ``/proc`` cannot tell)."""
+    return _status_kb(pid, "VmRSS")
 
 
 def peak_resident_kb() -> int | None:
@@ -127,15 +132,6 @@ def peak_resident_kb() -> int | None:
         return None
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return int(peak // 1024) if sys.platform == "darwin" else int(peak)
-
-
-def mapped_bytes() -> int | None:
-    """The address space this process has mapped, in bytes (None where ``/proc`` cannot tell)."""
-    try:
-        with open("/proc/self/statm", encoding="ascii") as statm:
-            return int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
-    except (OSError, ValueError, IndexError):
-        return None
 
 
 def limit_address_space(limit_bytes: int) -> None:
@@ -151,7 +147,7 @@ def limit_address_space(limit_bytes: int) -> None:
         import resource
     except ImportError:  # pragma: no cover - not on Unix
         return
-    backstop = (mapped_bytes() or 0) + 2 * limit_bytes + 2**30
+    backstop = (_status_kb(os.getpid(), "VmSize") or 0) * 1024 + 2 * limit_bytes + 2**30
     soft, hard = resource.getrlimit(resource.RLIMIT_AS)
     if hard != resource.RLIM_INFINITY:
         backstop = min(backstop, hard)

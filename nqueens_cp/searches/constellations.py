@@ -176,8 +176,7 @@ def constellations(n: int) -> tuple[Constellation, ...]:
 
     A canonical constellation's ``top`` is the smallest of the 8 distances of its border queens
     to a corner along their border line, so ``top <= (n - 1) / 2`` and the other three lie in
-    ``top .. n-1-top``; only those candidates are tested, each queen against the ones before it as
-    soon as it is chosen.
+    ``top .. n-1-top``; only those candidates are tested.
     """
     if n < MIN_N:
         raise NQueensError(f"start constellations need n >= {MIN_N}, got {n}")
@@ -185,21 +184,9 @@ def constellations(n: int) -> tuple[Constellation, ...]:
     last = n - 1
     for top in range(last // 2 + 1):
         span = range(top, n - top)
-        top_queen = (0, top)
         for bottom in span:
-            bottom_queen = (last, bottom)
-            if _attack(top_queen, bottom_queen):
-                continue
             for left in span:
-                left_queen = (left, 0)
-                if _attack(left_queen, top_queen) or _attack(left_queen, bottom_queen):
-                    continue
                 for right in span:
-                    right_queen = (right, last)
-                    if _attack(right_queen, top_queen) or _attack(right_queen, bottom_queen) or _attack(
-                        right_queen, left_queen
-                    ):
-                        continue
                     key = (top, bottom, left, right)
                     if not is_constellation(n, key):
                         continue

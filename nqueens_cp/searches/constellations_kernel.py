@@ -231,11 +231,19 @@ def _orbit_square(last: int, row: int, col: int, k: int, quarter: bool) -> tuple
 
 
 @inline
-def _orbit_fits(last: int, row: int, col: int, quarter: bool, size: int, board: Int64Array,
+def _orbit_size(last: int, row: int, col: int, quarter: bool) -> int:
+    """How many squares the orbit of ``(row, col)`` has: 1 for the centre, else 4 or 2."""
+    if 2 * row == last and 2 * col == last:
+        return 1
+    return 4 if quarter else 2
+
+
+@inline
+def _orbit_fits(last: int, row: int, col: int, quarter: bool, board: Int64Array,
                 columns: Int64Array, sums: Int64Array, diffs: Int64Array) -> bool:
-    """Whether the ``size`` squares of the orbit of ``(row, col)`` are empty lines of the board and
-    do not attack each other."""
-    for k in range(size):
+    """Whether the squares of the orbit of ``(row, col)`` are on empty lines of the board and do
+    not attack each other."""
+    for k in range(_orbit_size(last, row, col, quarter)):
         r, c = _orbit_square(last, row, col, k, quarter)
         if board[r] >= 0 or columns[c] or sums[r + c] or diffs[r - c + last]:
             return False
@@ -247,10 +255,10 @@ def _orbit_fits(last: int, row: int, col: int, quarter: bool, size: int, board: 
 
 
 @inline
-def _mark_orbit(last: int, row: int, col: int, quarter: bool, size: int, value: int, board: Int64Array,
+def _mark_orbit(last: int, row: int, col: int, quarter: bool, value: int, board: Int64Array,
                 columns: Int64Array, sums: Int64Array, diffs: Int64Array) -> None:
     """Put the queens of the orbit of ``(row, col)`` on the board (``value`` 1) or take them off (0)."""
-    for k in range(size):
+    for k in range(_orbit_size(last, row, col, quarter)):
         r, c = _orbit_square(last, row, col, k, quarter)
         board[r] = c if value else -1
         columns[c] = value
@@ -278,8 +286,6 @@ def _count_rotation_fixed(n: int, board: Int64Array, quarter: bool) -> int:
             columns[board[r]] = 1
             sums[r + board[r]] = 1
             diffs[r - board[r] + last] = 1
-    full_orbit = 4 if quarter else 2
-    size = full_orbit
     row = 0
     while row < n and board[row] >= 0:
         row += 1
@@ -293,18 +299,14 @@ def _count_rotation_fixed(n: int, board: Int64Array, quarter: bool) -> int:
         row = rows[level]
         col = tried[level]
         if col >= 0:  # back at this level: take the last orbit placed here off
-            size = 1 if 2 * row == last and 2 * col == last else full_orbit
-            _mark_orbit(last, row, col, quarter, size, 0, board, columns, sums, diffs)
+            _mark_orbit(last, row, col, quarter, 0, board, columns, sums, diffs)
         col += 1
-        while col < n:
-            size = 1 if 2 * row == last and 2 * col == last else full_orbit
-            if _orbit_fits(last, row, col, quarter, size, board, columns, sums, diffs):
-                break
+        while col < n and not _orbit_fits(last, row, col, quarter, board, columns, sums, diffs):
             col += 1
         if col == n:
             level -= 1
             continue
-        _mark_orbit(last, row, col, quarter, size, 1, board, columns, sums, diffs)
+        _mark_orbit(last, row, col, quarter, 1, board, columns, sums, diffs)
         tried[level] = col
         following = row + 1
         while following < n and board[following] >= 0:
