@@ -142,9 +142,10 @@ class BitboardBackend(Backend):
             return constellations.count_batch(n, items)
         try:  # not through _kernel: counting needs none of bitboard_kernel (0.1 s to import)
             from ..searches import constellations_kernel
+
+            return constellations_kernel.count_batch(n, items)  # compiles on first use: needs numba
         except ImportError as error:
             raise _needs_numba(error) from None
-        return constellations_kernel.count_batch(n, items)
 
     def recount_constellation_batch(self, n: int, index: int, batches: int, counter: Backend) -> BatchCount:
         """The batch counted constellation by constellation by ``counter.count`` of the board with

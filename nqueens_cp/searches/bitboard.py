@@ -15,7 +15,7 @@ from typing import Iterator
 
 from ..instance import Instance, Solution
 
-#: The largest board the compiled kernels (bitboard_kernel, constellations_kernel) accept: a mask of
+#: The largest board the compiled kernels (bitboard_kernel, constellations_numba) accept: a mask of
 #: n bits, shifted once, fits in int64. Kept here, in a module without numba, so that choosing a
 #: kernel does not import it.
 COMPILED_MAX_N = 32

@@ -25,7 +25,7 @@ weight 8), also the 180-degree rotation (weight 4), or every rotation (weight 2)
 
 This is the "constellations" method of Q27 / NQueensFAF (the facts, not their code). This module is
 the readable pure-Python version (used for small boards, where importing a JIT costs more than
-it saves, and as the reference); ``constellations_kernel`` is the numba-compiled one. Both finish a
+it saves, and as the reference); ``constellations_kernel`` runs the numba-compiled one. Both finish a
 constellation the same way: the border queens' attacks on every inner row are precomputed as one
 fixed mask per row (:func:`inner_rows`), then a bitboard search fills the free inner rows top
 down, shifting the two diagonal masks by the gap between consecutive free rows.

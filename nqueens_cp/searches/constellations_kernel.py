@@ -1,374 +1,83 @@
-"""The numba-compiled finishing search of start constellations (see :mod:`.constellations`).
+"""The compiled finishing search of start constellations, run as machine code through ctypes.
 
-This module imports numba and numpy at import time: import it only where the compiled search
-runs. Kernels are compiled with ``cache=True`` (machine code cached on disk, so later processes
-load it instead of compiling).
-
-For each constellation ``(top, bottom, left, right)`` the kernel lists the free inner rows (rows
-1..n-2 without a border queen), precomputes per free row the columns the border queens take or
-attack (``blocked``), and fills the free rows top down: ``left`` and ``right`` hold the diagonal
-attacks of the queens placed so far, shifted by the gap between one free row and the next,
-``down`` their columns. The search is level-synchronous over batches of open states
-(:func:`_count_plain`): a pass over one row's states gives each its next child with no
-data-dependent branch, where a depth-first search mispredicts a branch at almost every node (its
-main cost). The last two free rows are counted branch-free (:func:`_last_two`). Constellations
-fixed by a rotation (49 of 4,319 at n = 17) are finished the same way; the class count (OEIS
-A002562) also needs their completions that the rotation fixes, which a search of the rotation's
-orbits of squares counts (:func:`_count_rotation_fixed`: a quarter or half of the free rows).
-
-All masks and counts are int64: n <= ``MAX_N`` = 32 bits of board plus the shifted diagonal bits
-(which only move away from the board and are masked off); one constellation's completions and
-the weighted sum over all of them (A000170(27) is about 2.3e17) fit in an int64. Totals are
-converted to Python ints before anything else touches them.
+The search itself is numba code (:mod:`.constellations_numba`, compiled as one C function). Its
+machine code is kept on disk by :mod:`.machine_code`, so a process that counts loads it with
+llvmlite alone: neither numba nor numpy is imported (start-up about 0.05 s against 0.6 s through
+numba's own cache). The first process after a change of the kernel, of numba or of the CPU
+compiles it with numba (a few seconds) and stores it. The call releases the GIL (ctypes does
+around every foreign call), so threads of one process count batches side by side.
 """
 
 from __future__ import annotations
 
-from typing import Sequence
-
-import numpy as np
-import numpy.typing as npt
+import ctypes
+import threading
+from pathlib import Path
+from typing import Callable, Sequence
 
 from .bitboard import COMPILED_MAX_N as MAX_N
-from .compiled import compiled, inline
 from .constellations import Constellation, ConstellationCount, Finished, tally
+from .constellations_abi import NAME, PLAIN, ROT90, ROT180, SYMBOL, scratch_size, states_size
 
-Int64Array = npt.NDArray[np.int64]
+_Int64 = ctypes.c_int64
+_Pointer = ctypes.POINTER(ctypes.c_int64)
+_FinishAll = Callable[[int, int, "ctypes.Array[ctypes.c_int64]", "ctypes.Array[ctypes.c_int64]",
+                       "ctypes.Array[ctypes.c_int64]", "ctypes.Array[ctypes.c_int64]"], None]
+_PROTOTYPE = ctypes.CFUNCTYPE(None, _Int64, _Int64, _Pointer, _Pointer, _Pointer, _Pointer)
 
-# Symmetry codes of the table passed to the kernel.
-_PLAIN, _ROT180, _ROT90 = 0, 1, 2
-
-
-@inline
-def _child(full: int, left: int, down: int, right: int, bit: int, gap: int,
-           blocked_next: int) -> tuple[int, int, int, int]:
-    """A queen ``bit`` on a free row with these attacks: the attacks it leaves on the next free row
-    (diagonals shifted by the ``gap`` between the two rows) and the free squares of that row."""
-    left = (left | bit) << gap
-    down = down | bit
-    right = (right | bit) >> gap
-    return left, down, right, full & ~(left | down | right | blocked_next)
+_lock = threading.Lock()
+_loaded: list[_FinishAll] = []
 
 
-@compiled
-def _setup(n: int, top: int, bottom: int, left: int, right: int,
-           rows: Int64Array, blocked: Int64Array, gaps: Int64Array) -> int:
-    """Fill ``rows``/``blocked``/``gaps`` for one constellation; returns the number of free rows."""
-    last = n - 1
-    full = (1 << n) - 1
-    queen_rows = (0, last, left, right)
-    queen_cols = (top, bottom, 0, last)
-    columns = (1 << top) | (1 << bottom) | 1 | (1 << last)
-    free_rows = 0
-    for row in range(1, last):
-        if row in (left, right):
-            continue
-        mask = columns
-        for q in range(4):
-            distance = abs(row - queen_rows[q])
-            mask |= (1 << (queen_cols[q] + distance)) | ((1 << queen_cols[q]) >> distance)
-        rows[free_rows] = row
-        blocked[free_rows] = mask & full
-        free_rows += 1
-    for t in range(free_rows - 1):
-        gaps[t] = rows[t + 1] - rows[t]
-    return free_rows
+def _sources() -> tuple[Path, ...]:
+    here = Path(__file__).resolve().parent
+    return tuple(here / name for name in (
+        "constellations_numba.py", "constellations_abi.py", "compiled.py", "machine_code.py", "constellations_kernel.py"))
 
 
-@inline
-def _last_two(full: int, left: int, down: int, right: int, blocked1: int, gap: int, blocked0: int) -> int:
-    """Completions of the last two free rows, ``left``/``down``/``right`` the attacks entering the
-    first of them (which has at most two free columns: every other column holds a queen), and
-    ``gap`` the rows between the two. Branch-free: each candidate adds 1 when the last row keeps
-    a square."""
-    free = full & ~(left | down | right | blocked1)
-    last_row = full & ~((left << gap) | down | (right >> gap) | blocked0)
-    one = free & -free
-    other = free ^ one
-    return (int(one != 0) & int(last_row & ~((one << gap) | one | (one >> gap)) != 0)) + (
-        int(other != 0) & int(last_row & ~((other << gap) | other | (other >> gap)) != 0))
+def _kernel() -> _FinishAll:
+    """The kernel's C function: from the cache, else compiled by numba and stored (once per process,
+    the first thread to ask does it)."""
+    with _lock:
+        if _loaded:
+            return _loaded[0]
+        from . import machine_code
+
+        directory = machine_code.cache_dir(Path(__file__).resolve())
+        key = machine_code.cache_key(*_sources())
+        cached = machine_code.load_cached(directory, NAME, key)
+        if cached is None:
+            from . import constellations_numba  # numba: ImportError when it is missing
+
+            ir, symbol = constellations_numba.llvm_ir()
+            cached = machine_code.emit_object(ir, symbol, SYMBOL)
+            machine_code.store(directory, NAME, key, *cached)
+        function = _PROTOTYPE(machine_code.link(*cached))
+        _loaded.append(function)
+        return function
 
 
-@inline
-def _last_three(full: int, free: int, left: int, down: int, right: int, gap2: int,
-                blocked1: int, gap1: int, blocked0: int) -> int:
-    """Completions of the last three free rows: ``free`` the (at most three, at least one) free
-    columns of the first of them, ``left``/``down``/``right`` the attacks entering it, ``gap2``
-    and ``gap1`` the gaps to the next rows. The candidates are unrolled, no loop."""
-    first = free & -free
-    rest = free ^ first
-    second = rest & -rest
-    third = rest ^ second
-    total = _last_two(full, (left | first) << gap2, down | first, (right | first) >> gap2, blocked1, gap1, blocked0)
-    if second:
-        total += _last_two(full, (left | second) << gap2, down | second, (right | second) >> gap2,
-                           blocked1, gap1, blocked0)
-    if third:
-        total += _last_two(full, (left | third) << gap2, down | third, (right | third) >> gap2,
-                           blocked1, gap1, blocked0)
-    return total
-
-
-#: States a level's buffer holds in :func:`_count_plain` (1024 x 4 int64 = 32 KiB per level).
-BATCH = 1024
-
-
-@inline
-def _keep(level: Int64Array, kept: int, left: int, down: int, right: int, rest: int) -> int:
-    """Write a state at position ``kept`` of its level; the next position (the same one when the
-    state has no column ``rest`` to try)."""
-    at = np.uint64(kept)  # unsigned: no negative-index wrap-around (see _count_plain)
-    level[at, 0] = left
-    level[at, 1] = down
-    level[at, 2] = right
-    level[at, 3] = rest
-    return kept + int(rest != 0)
-
-
-@inline
-def _count_plain(n: int, depth: int, blocked: Int64Array, gaps: Int64Array, states: Int64Array,
-                 sizes: Int64Array) -> int:
-    """Completions of the free rows (``depth`` >= 4 of them) with the border attacks in ``blocked``.
-
-    A level-synchronous search over batches of states: ``states[t]`` holds up to ``BATCH`` open
-    states of free row ``t`` (attacks left, down, right and the columns still to try), ``sizes[t]``
-    how many. One pass over a level gives each of its states one child (its lowest untried
-    column) in the next level's buffer, kept only when that row and the one after it have a free
-    square, and keeps the state itself only while it has columns left (both lists compacted in
-    place by adding 0 or 1 to their ends). The pass has no data-dependent branch: the depth-first
-    search's main cost, the mispredicted branch at each node, is gone (kernel time at n = 17:
-    0.75-0.78 of the stack search it replaced). The search goes one level down when the next buffer
-    is half full or the level is used up, back up when a level is empty. States of row ``depth - 3``
-    are finished in their pass: each child's last two rows are counted branch-free (``_last_two``).
-
-    The buffers are indexed by unsigned integers: numba wraps a negative signed index around (a
-    compare and an add per access), which an unsigned one cannot be. The function is inlined into
-    :func:`_finish_all`, which makes the buffers, so their shapes are constants (offsets are
-    shifts, not multiplications). Kernel time at n = 17 (plain constellations, medians of 5,
-    alternated in one process): inlined 0.90 of the called function, and unsigned indices 0.65 of
-    signed on top; LLVM also keeps the lookahead's select a conditional move, where it had
-    compiled a branch.
-    """
-    full = (1 << n) - 1
-    last = depth - 1
-    last_gap = gaps[last - 1]
-    blocked_last = blocked[last]
-    blocked_before = blocked[last - 1]
-    states[0, 0, 0] = 0
-    states[0, 0, 1] = 0
-    states[0, 0, 2] = 0
-    states[0, 0, 3] = full & ~blocked[0]
-    sizes[0] = int(states[0, 0, 3] != 0)
-    sizes[1:depth] = 0
-    count = 0
-    t = 0
-    while t >= 0:
-        size = sizes[t]
-        if size == 0:
-            t -= 1
-            continue
-        level = states[t]
-        gap = gaps[t]
-        if t + 2 == last:
-            kept = 0
-            found = 0
-            for i in range(size):
-                at = np.uint64(i)
-                left, down, right, free = level[at, 0], level[at, 1], level[at, 2], level[at, 3]
-                into_left, into_down, into_right, _ = _child(full, left, down, right, free & -free, gap, 0)
-                found += _last_two(full, into_left, into_down, into_right, blocked_before, last_gap, blocked_last)
-                kept = _keep(level, kept, left, down, right, free & (free - 1))
-            count += found
-            sizes[t] = kept
-            continue
-        below = states[t + 1]
-        added = sizes[t + 1]
-        first = max(0, size - (BATCH - added))  # the states whose children fit below
-        kept = first
-        blocked_next = blocked[t + 1]
-        next_gap = gaps[t + 1]
-        blocked_after = blocked[t + 2]
-        for i in range(first, size):
-            at = np.uint64(i)
-            left, down, right, free = level[at, 0], level[at, 1], level[at, 2], level[at, 3]
-            into_left, into_down, into_right, into_free = _child(full, left, down, right, free & -free, gap,
-                                                                 blocked_next)
-            # One row of lookahead: the row after next must keep a square too.
-            ahead = full & ~((into_left << next_gap) | into_down | (into_right >> next_gap) | blocked_after)
-            added = _keep(below, added, into_left, into_down, into_right, into_free & -int(ahead != 0))
-            kept = _keep(level, kept, left, down, right, free & (free - 1))
-        sizes[t + 1] = added
-        sizes[t] = kept
-        if added >= BATCH // 2 or kept == 0:
-            t += 1
-    return count
-
-
-@compiled
-def _count_tiny(n: int, depth: int, blocked: Int64Array, gaps: Int64Array) -> int:
-    """Completions when at most three free rows are left."""
-    full = (1 << n) - 1
-    if depth == 0:
-        return 1
-    free = full & ~blocked[0]
-    if depth == 1:
-        return 1 if free else 0
-    if depth == 2:
-        return _last_two(full, 0, 0, 0, blocked[0], gaps[0], blocked[1])
-    if free == 0:
-        return 0
-    return _last_three(full, free, 0, 0, 0, gaps[0], blocked[1], gaps[1], blocked[2])
-
-
-@inline
-def _orbit_square(last: int, row: int, col: int, k: int, quarter: bool) -> tuple[int, int]:
-    """Image ``k`` of square ``(row, col)`` under the rotation by 90 degrees (``quarter``) or by 180."""
-    if not quarter:
-        k *= 2
-    for _ in range(k):
-        row, col = col, last - row
-    return row, col
-
-
-@inline
-def _orbit_size(last: int, row: int, col: int, quarter: bool) -> int:
-    """How many squares the orbit of ``(row, col)`` has: 1 for the centre, else 4 or 2."""
-    if 2 * row == last and 2 * col == last:
-        return 1
-    return 4 if quarter else 2
-
-
-@inline
-def _orbit_fits(last: int, row: int, col: int, quarter: bool, board: Int64Array,
-                columns: Int64Array, sums: Int64Array, diffs: Int64Array) -> bool:
-    """Whether the squares of the orbit of ``(row, col)`` are on empty lines of the board and do
-    not attack each other."""
-    for k in range(_orbit_size(last, row, col, quarter)):
-        r, c = _orbit_square(last, row, col, k, quarter)
-        if board[r] >= 0 or columns[c] or sums[r + c] or diffs[r - c + last]:
-            return False
-        for j in range(k):
-            r2, c2 = _orbit_square(last, row, col, j, quarter)
-            if r == r2 or c == c2 or r + c == r2 + c2 or r - c == r2 - c2:
-                return False
-    return True
-
-
-@inline
-def _mark_orbit(last: int, row: int, col: int, quarter: bool, value: int, board: Int64Array,
-                columns: Int64Array, sums: Int64Array, diffs: Int64Array) -> None:
-    """Put the queens of the orbit of ``(row, col)`` on the board (``value`` 1) or take them off (0)."""
-    for k in range(_orbit_size(last, row, col, quarter)):
-        r, c = _orbit_square(last, row, col, k, quarter)
-        board[r] = c if value else -1
-        columns[c] = value
-        sums[r + c] = value
-        diffs[r - c + last] = value
-
-
-@compiled
-def _count_rotation_fixed(n: int, board: Int64Array, quarter: bool) -> int:
-    """The completions of ``board`` (a column per row, -1 for an empty row; its queens fixed by the
-    rotation) that the rotation by 90 degrees (``quarter``) or by 180 degrees maps to themselves.
-
-    Such a completion is a union of the rotation's orbits of squares (4 squares, or 2, or the
-    centre alone), so the search fills the first empty row with a whole orbit at a time: a
-    quarter or half of the rows' choices, a tiny tree beside the full completion count.
-    """
-    last = n - 1
-    columns = np.zeros(n, np.int64)
-    sums = np.zeros(2 * n, np.int64)
-    diffs = np.zeros(2 * n, np.int64)
-    rows = np.zeros(n + 1, np.int64)
-    tried = np.zeros(n + 1, np.int64)
-    for r in range(n):
-        if board[r] >= 0:
-            columns[board[r]] = 1
-            sums[r + board[r]] = 1
-            diffs[r - board[r] + last] = 1
-    row = 0
-    while row < n and board[row] >= 0:
-        row += 1
-    if row == n:
-        return 1
-    count = 0
-    level = 0
-    rows[0] = row
-    tried[0] = -1
-    while level >= 0:
-        row = rows[level]
-        col = tried[level]
-        if col >= 0:  # back at this level: take the last orbit placed here off
-            _mark_orbit(last, row, col, quarter, 0, board, columns, sums, diffs)
-        col += 1
-        while col < n and not _orbit_fits(last, row, col, quarter, board, columns, sums, diffs):
-            col += 1
-        if col == n:
-            level -= 1
-            continue
-        _mark_orbit(last, row, col, quarter, 1, board, columns, sums, diffs)
-        tried[level] = col
-        following = row + 1
-        while following < n and board[following] >= 0:
-            following += 1
-        if following == n:
-            count += 1
-            continue
-        level += 1
-        rows[level] = following
-        tried[level] = -1
-    return count
-
-
-@compiled
-def _finish_all(n: int, table: Int64Array, out: Int64Array) -> None:
-    """For each row ``(top, bottom, left, right, symmetry)`` of ``table``: ``out`` row = completions,
-    completions fixed by rotating 180 degrees, and by 90 degrees (the last two only for a
-    constellation fixed by that rotation)."""
-    rows = np.zeros(n, np.int64)
-    blocked = np.zeros(n, np.int64)
-    gaps = np.zeros(n, np.int64)
-    board = np.zeros(n, np.int64)
-    states = np.zeros((n, BATCH, 4), np.int64)
-    sizes = np.zeros(n, np.int64)
-    last = n - 1
-    for c in range(table.shape[0]):
-        top = table[c, 0]
-        bottom = table[c, 1]
-        left = table[c, 2]
-        right = table[c, 3]
-        symmetry = table[c, 4]
-        depth = _setup(n, top, bottom, left, right, rows, blocked, gaps)
-        out[c, 0] = (_count_plain(n, depth, blocked, gaps, states, sizes) if depth > 3
-                     else _count_tiny(n, depth, blocked, gaps))
-        out[c, 1] = 0
-        out[c, 2] = 0
-        if symmetry != _PLAIN:
-            board[:] = -1
-            board[0] = top
-            board[last] = bottom
-            board[left] = 0
-            board[right] = last
-            out[c, 1] = _count_rotation_fixed(n, board, False)
-            if symmetry == _ROT90:
-                out[c, 2] = _count_rotation_fixed(n, board, True)
-
-
-def _table(items: Sequence[Constellation]) -> Int64Array:
-    table = np.zeros((len(items), 5), np.int64)
-    for index, constellation in enumerate(items):
-        symmetry = _ROT90 if constellation.rot90 else _ROT180 if constellation.rot180 else _PLAIN
-        table[index] = (*constellation.search_key, symmetry)
-    return table
+def _table(items: Sequence[Constellation]) -> ctypes.Array[ctypes.c_int64]:
+    flat: list[int] = []
+    for constellation in items:
+        symmetry = ROT90 if constellation.rot90 else ROT180 if constellation.rot180 else PLAIN
+        flat.extend((*constellation.search_key, symmetry))
+    return (_Int64 * len(flat))(*flat)
 
 
 def finish_batch(n: int, items: Sequence[Constellation]) -> list[Finished]:
     """The completions of each constellation of ``items``, by the compiled search."""
     if not 4 <= n <= MAX_N:
         raise ValueError(f"the compiled constellation kernel handles 4 <= n <= {MAX_N}, got {n}")
-    out = np.zeros((len(items), 3), np.int64)
-    _finish_all(n, _table(items), out)
-    return [Finished(int(c), int(f180), int(f90)) for c, f180, f90 in out.tolist()]
+    if not items:
+        return []
+    kernel = _kernel()
+    out = (_Int64 * (3 * len(items)))()
+    states = (_Int64 * states_size(n))()
+    scratch = (_Int64 * scratch_size(n))()
+    kernel(n, len(items), _table(items), out, states, scratch)
+    values = out[:]
+    return [Finished(*values[3 * i:3 * i + 3]) for i in range(len(items))]
 
 
 def count_batch(n: int, items: Sequence[Constellation]) -> ConstellationCount:
