@@ -19,7 +19,7 @@ from nqueens_cp.backends.bitboard import BitboardBackend
 from nqueens_cp.oeis import A002562
 from nqueens_cp.parallel import ParallelConfig, ProcessPoolTaskExecutor, SplitRun
 from nqueens_cp.parallel.checkpoint import read_header
-from nqueens_cp.parallel.planning import default_batches
+from nqueens_cp.parallel.planning import PER_THREAD, default_batches
 from nqueens_cp.parallel.split import split_constellations
 from nqueens_cp.searches.constellations import constellations
 
@@ -51,6 +51,16 @@ def test_rows_are_split_when_asked_or_not_a_plain_count() -> None:
     assert fixed.plan is not None and fixed.plan.batches == 0
     other = SplitRun(Instance(9), "backtrack")
     assert other.count().count == A000170[9] and other.plan is not None and other.plan.batches == 0
+
+
+def test_threads_of_this_process_get_more_batches_than_workers() -> None:
+    threads = SplitRun(Instance(14), "bitboard", config=ParallelConfig(workers=2))
+    assert threads.count().count == A000170[14]
+    assert threads.run_plan.executor == "threads"
+    assert threads.plan.batches == default_batches(len(constellations(14)), 2, per_worker=PER_THREAD) == 128
+    pool = SplitRun(Instance(14), "bitboard", config=ParallelConfig(workers=2, executor="processes"))
+    assert pool.count().count == A000170[14]
+    assert pool.plan is not None and pool.plan.batches == 32
 
 
 def test_default_batches() -> None:

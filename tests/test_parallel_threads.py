@@ -41,7 +41,7 @@ def test_the_default_executor_follows_the_tasks() -> None:
 def test_compiled_constellation_counts_run_in_threads_of_this_process(unique: bool, expected: int) -> None:
     run = SplitRun(Instance(14), "bitboard", unique=unique, config=ParallelConfig(workers=2))
     results = list(run.subproblem_results())
-    assert run.plan is not None and len(results) == run.plan.batches == 32
+    assert run.plan is not None and len(results) == run.plan.batches == 128  # 64 per thread
     assert {solved.result.worker for solved in results} == {THIS_PROCESS}
     counts = ((solved.subproblem.index, solved.result.count) for solved in results)
     assert run.plan.total_count(counts, weighted=not unique) == expected

@@ -9,7 +9,8 @@ declares) and the checkpoint's header, read once:
   backend that counts them (the full symmetry kept), unless a split depth is asked for or the
   checkpoint being resumed was made by a row split; rows otherwise (:mod:`.split`);
 * **size**: the number asked for, else the checkpoint's, else :data:`PER_WORKER` pieces per
-  worker of the executor (a depth of at most :data:`MAX_DEFAULT_DEPTH`);
+  worker of the executor (a depth of at most :data:`MAX_DEFAULT_DEPTH`), :data:`PER_THREAD`
+  batches per thread for the ``threads`` executor;
 * **executor**: the one asked for, else ``inline`` for one worker, ``threads`` for tasks that
   release the GIL (constellation batches by a compiled kernel) and ``processes`` for the others;
   at most :data:`MAX_WORKERS_PER_CORE` local workers per core;
@@ -44,6 +45,12 @@ MAX_WORKERS_PER_CORE = 8
 #: enough that a worker finishing early takes over (pieces differ in size), few enough that each
 #: task stays far above a Dask task's overhead on big boards.
 PER_WORKER = 16
+#: Constellation batches per thread when threads of this process count them (the ``threads``
+#: executor): there a batch costs the run next to nothing (n = 14, two threads: 0.26-0.28 s with
+#: 32 to 512 batches), and the idle end of a run, one thread finishing its last batch while the
+#: other waits, shrinks with the batch (n = 17, two threads: 0.09-0.20 s of 2.7-3.3 s with 32
+#: batches, 0.01-0.03 s with 128).
+PER_THREAD = 64
 #: The deepest row split chosen by default.
 MAX_DEFAULT_DEPTH = 6
 
@@ -232,7 +239,8 @@ def plan_run(
     if by_constellations:
         batches = config.batches or _from_header(config, header, "batches", "number of constellation batches")
         if batches is None:
-            batches = default_batches(available, capacity(executor, in_process))
+            per_worker = PER_THREAD if executor == "threads" else PER_WORKER
+            batches = default_batches(available, capacity(executor, in_process), per_worker=per_worker)
         split = split_constellations(instance, batches)
     else:
         depth = config.split_depth
