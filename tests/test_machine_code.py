@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ctypes
+import gc
 import os
 import subprocess
 import sys
@@ -111,6 +113,25 @@ def test_the_kernel_calls_no_function_of_numba_but_its_error_path() -> None:
 def test_a_missing_function_outside_the_error_path_is_refused() -> None:
     with pytest.raises(RuntimeError, match="calls nqueens_cp_no_such_function, which this process does not define"):
         machine_code.link({"symbol": "f", "externals": ["nqueens_cp_no_such_function"]}, b"")
+
+
+def test_every_engine_owns_its_target_machine() -> None:
+    """An execution engine frees its target machine with itself: one shared between engines left
+    the next link with a freed one (a segmentation fault)."""
+    kernel.finish_batch(8, cons.constellations(8))  # stored
+    cached = machine_code.load_cached(
+        machine_code.cache_dir(Path(kernel.__file__)), kernel.NAME, machine_code.cache_key(*kernel._sources()))
+    assert cached is not None
+    for _ in range(2):
+        with pytest.raises(RuntimeError):
+            machine_code.link({"symbol": "f", "externals": ["nqueens_cp_no_such_function"]}, b"")
+        gc.collect()
+        function = kernel._PROTOTYPE(machine_code.link(*cached))
+        table = (ctypes.c_int64 * 5)(*cons.constellations(8)[0].search_key, kernel.PLAIN)
+        out = (ctypes.c_int64 * 3)()
+        states, scratch = kernel._work_buffers(8)
+        function(8, 1, table, out, states, scratch)
+        assert out[0] == cons.finish(8, cons.constellations(8)[0]).completions
 
 
 def test_threads_count_batches_side_by_side_with_one_kernel() -> None:

@@ -44,26 +44,23 @@ ERROR_PATH_FUNCTIONS = frozenset({
 
 _lock = threading.Lock()
 _engines: list[llvm.ExecutionEngine] = []  # linked code lives as long as its engine
-_target_machine: llvm.TargetMachine | None = None
 
 
 def _host_target() -> llvm.TargetMachine:
-    """The target machine numba's JIT compiles for: this CPU and its features, static relocation on
-    x86 (as numba's JIT needs), optimisation level 3."""
-    global _target_machine
-    if _target_machine is None:
-        llvm.initialize_native_target()
-        llvm.initialize_native_asmprinter()
-        target = llvm.Target.from_default_triple()
-        _target_machine = target.create_target_machine(
-            cpu=os.environ.get("NUMBA_CPU_NAME") or llvm.get_host_cpu_name(),
-            features=os.environ.get("NUMBA_CPU_FEATURES") or llvm.get_host_cpu_features().flatten(),
-            opt=3,
-            reloc="static" if target.name.startswith("x86") else "default",
-            codemodel="jitdefault",
-            jit=True,
-        )
-    return _target_machine
+    """A new target machine as numba's JIT compiles for: this CPU and its features, static
+    relocation on x86 (as numba's JIT needs), optimisation level 3. New each time: an execution
+    engine takes ownership of its target machine and frees it with itself."""
+    llvm.initialize_native_target()
+    llvm.initialize_native_asmprinter()
+    target = llvm.Target.from_default_triple()
+    return target.create_target_machine(
+        cpu=os.environ.get("NUMBA_CPU_NAME") or llvm.get_host_cpu_name(),
+        features=os.environ.get("NUMBA_CPU_FEATURES") or llvm.get_host_cpu_features().flatten(),
+        opt=3,
+        reloc="static" if target.name.startswith("x86") else "default",
+        codemodel="jitdefault",
+        jit=True,
+    )
 
 
 def cache_key(*sources: Path) -> str:
