@@ -15,6 +15,7 @@ needs processes to run side by side.
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
 import importlib
 import multiprocessing
 import os
@@ -132,7 +133,11 @@ class _Crew:
             self.outbox.put(outcome)
 
     def dismiss(self) -> None:
-        """Let every thread end once its current task (if any) is done."""
+        """Let every thread end once its current task (if any) is done: tasks not yet taken are
+        dropped."""
+        with contextlib.suppress(queues.Empty):
+            while True:
+                self.inbox.get_nowait()
         for _ in self.threads:
             self.inbox.put(None)
 
@@ -162,7 +167,7 @@ class ThreadTaskExecutor(TaskExecutor):
         while queue or self._in_flight:
             if self._crew is None:
                 self._crew = _Crew(self.workers)
-            while queue and self._in_flight < self.workers:
+            while queue and self._in_flight < 2 * self.workers:  # one waiting per thread: no idle gap
                 self._crew.inbox.put(queue.popleft())
                 self._in_flight += 1
             outcome = self._crew.outbox.get()
