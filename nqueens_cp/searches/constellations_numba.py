@@ -38,7 +38,6 @@ from .constellations_abi import BATCH, PLAIN, ROT90, SCRATCH_ROWS
 Int64Array = npt.NDArray[np.int64]
 
 
-
 @inline
 def _child(full: int, left: int, down: int, right: int, bit: int, gap: int,
            blocked_next: int) -> tuple[int, int, int, int]:
@@ -107,8 +106,6 @@ def _last_three(full: int, free: int, left: int, down: int, right: int, gap2: in
         total += _last_two(full, (left | third) << gap2, down | third, (right | third) >> gap2,
                            blocked1, gap1, blocked0)
     return total
-
-
 
 
 @inline
