@@ -134,6 +134,17 @@ def test_every_engine_owns_its_target_machine() -> None:
         assert out[0] == cons.finish(8, cons.constellations(8)[0]).completions
 
 
+def test_code_that_cannot_be_linked_runs_from_numbas_jit(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(header: object, code: bytes) -> int:
+        raise RuntimeError("machine code calls numba_something_new, which this process does not define")
+
+    monkeypatch.setattr(machine_code, "link", refuse)
+    monkeypatch.setattr(kernel, "_loaded", [])
+    items = cons.constellations(11)
+    assert kernel.finish_batch(11, items) == [cons.finish(11, c) for c in items]
+    assert kernel._numba_compiled
+
+
 def test_threads_count_batches_side_by_side_with_one_kernel() -> None:
     n = 13
     items = cons.constellations(n)

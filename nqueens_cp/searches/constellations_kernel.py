@@ -13,7 +13,7 @@ from __future__ import annotations
 import ctypes
 import threading
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 from .bitboard import COMPILED_MAX_N as MAX_N
 from .constellations import Constellation, ConstellationCount, Finished, tally
@@ -28,6 +28,7 @@ _PROTOTYPE = ctypes.CFUNCTYPE(None, _Int64, _Int64, _Pointer, _Pointer, _Pointer
 _lock = threading.Lock()
 _thread_buffers = threading.local()
 _loaded: list[_FinishAll] = []
+_numba_compiled: list[Any] = []
 
 
 def _sources() -> tuple[Path, ...]:
@@ -38,7 +39,8 @@ def _sources() -> tuple[Path, ...]:
 
 def _kernel() -> _FinishAll:
     """The kernel's C function: from the cache, else compiled by numba and stored (once per process,
-    the first thread to ask does it)."""
+    the first thread to ask does it). Code this process cannot link (it calls a function the
+    process lacks, say after a numba upgrade) runs from numba's own JIT instead."""
     with _lock:
         if _loaded:
             return _loaded[0]
@@ -47,15 +49,26 @@ def _kernel() -> _FinishAll:
         directory = machine_code.cache_dir(Path(__file__).resolve())
         key = machine_code.cache_key(*_sources())
         cached = machine_code.load_cached(directory, NAME, key)
+        compiled = None
         if cached is None:
-            from . import constellations_numba  # numba: ImportError when it is missing
-
-            ir, symbol = constellations_numba.llvm_ir()
-            cached = machine_code.emit_object(ir, symbol, SYMBOL)
+            compiled = _compile()
+            cached = machine_code.emit_object(compiled.inspect_llvm(), compiled.native_name, SYMBOL)
             machine_code.store(directory, NAME, key, *cached)
-        function = _PROTOTYPE(machine_code.link(*cached))
+        try:
+            address = machine_code.link(*cached)
+        except RuntimeError:
+            compiled = compiled or _compile()
+            _numba_compiled.append(compiled)  # its code lives as long as it does
+            address = compiled.address
+        function = _PROTOTYPE(address)
         _loaded.append(function)
         return function
+
+
+def _compile() -> Any:
+    from . import constellations_numba  # numba: ImportError when it is missing
+
+    return constellations_numba.compile_c_function()
 
 
 def _work_buffers(n: int) -> tuple[ctypes.Array[ctypes.c_int64], ctypes.Array[ctypes.c_int64]]:

@@ -325,7 +325,7 @@ def finish_all(n: int, count: int, table_at: Any, out_at: Any, states_at: Any, s
     of the ``count`` x 3 ``out`` = completions, completions fixed by rotating 180 degrees, and by 90
     degrees (the last two only for a constellation fixed by that rotation); see
     :mod:`.constellations_abi` for the buffers. The caller owns every buffer,
-    so the compiled code allocates nothing (it runs without numba's runtime: see :func:`llvm_ir`).
+    so the compiled code allocates nothing (it runs without numba's runtime: see :func:`compile_c_function`).
     """
     table = carray(table_at, (count, 5))
     out = carray(out_at, (count, 3))
@@ -357,9 +357,9 @@ def finish_all(n: int, count: int, table_at: Any, out_at: Any, states_at: Any, s
                                                   scratch[9])
 
 
-def llvm_ir() -> tuple[str, str]:
+def compile_c_function() -> Any:
     """:func:`finish_all` compiled by numba as a C function (``numba.cfunc``, not cached by numba:
-    :mod:`.machine_code` keeps its machine code): the optimised LLVM IR of the library and the
-    function's symbol in it."""
-    compiled_function = numba.cfunc(SIGNATURE, nogil=True)(finish_all)
-    return compiled_function.inspect_llvm(), compiled_function.native_name
+    :mod:`.machine_code` keeps its machine code). ``.inspect_llvm()`` is the optimised LLVM IR of
+    its library, ``.native_name`` the function's symbol in it, ``.address`` where numba's JIT put
+    it in this process."""
+    return numba.cfunc(SIGNATURE, nogil=True)(finish_all)
