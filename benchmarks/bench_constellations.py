@@ -36,8 +36,8 @@ it got (user + system, from ``getrusage``): ``nqueens-cp solve N --count --backe
 includes Python's start-up, loading the kernel's machine code and the generation of the
 constellations, as the C programs include theirs. The package's bytecode is compiled first, as
 pip compiles an installed package's: where ``PYTHONDONTWRITEBYTECODE`` is set (as on the machine
-of RESULTS.md) an editable install would otherwise compile its 47 modules again in every process. Sides run alternately, ``--repeat`` times each, the order rotated every
-round (medians). On a shared machine the wall times stretch with the load (printed before and
+of RESULTS.md) an editable install would otherwise compile its 47 modules again in every
+process. Sides run alternately, ``--repeat`` times each, the order rotated every round (medians). On a shared machine the wall times stretch with the load (printed before and
 after); the processor times stretch much less. Without ``--outside-c`` the yardstick rows are
 left out (a note says so).
 

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from nqueens_cp.searches import constellations as cons
+from nqueens_cp.searches import constellations_abi as abi
 from nqueens_cp.searches import constellations_kernel as kernel
 from nqueens_cp.searches import machine_code
 
@@ -97,12 +98,8 @@ def test_where_the_code_is_kept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
 def test_the_kernel_calls_no_function_of_numba_but_its_error_path() -> None:
     """Loaded without numba, the code has numba's error-reporting functions bound to abort: it must
     call nothing else of numba's (an allocation would need its runtime)."""
-    cached = machine_code.load_cached(
-        machine_code.cache_dir(Path(kernel.__file__)), kernel.NAME, machine_code.cache_key(*kernel._sources()))
-    if cached is None:
-        kernel.finish_batch(8, cons.constellations(8))
-        cached = machine_code.load_cached(
-            machine_code.cache_dir(Path(kernel.__file__)), kernel.NAME, machine_code.cache_key(*kernel._sources()))
+    kernel.finish_batch(8, cons.constellations(8))  # stored
+    cached = kernel.stored_code()[2]
     assert cached is not None
     externals = cached[0]["externals"]
     assert isinstance(externals, list)
@@ -119,15 +116,14 @@ def test_every_engine_owns_its_target_machine() -> None:
     """An execution engine frees its target machine with itself: one shared between engines left
     the next link with a freed one (a segmentation fault)."""
     kernel.finish_batch(8, cons.constellations(8))  # stored
-    cached = machine_code.load_cached(
-        machine_code.cache_dir(Path(kernel.__file__)), kernel.NAME, machine_code.cache_key(*kernel._sources()))
+    cached = kernel.stored_code()[2]
     assert cached is not None
     for _ in range(2):
         with pytest.raises(RuntimeError):
             machine_code.link({"symbol": "f", "externals": ["nqueens_cp_no_such_function"]}, b"")
         gc.collect()
-        function = kernel._PROTOTYPE(machine_code.link(*cached))
-        table = (ctypes.c_int64 * 5)(*cons.constellations(8)[0].search_key, kernel.PLAIN)
+        function = abi.CTYPES_PROTOTYPE(machine_code.link(*cached))
+        table = (ctypes.c_int64 * 5)(*cons.constellations(8)[0].search_key, abi.PLAIN)
         out = (ctypes.c_int64 * 3)()
         states, scratch = kernel._work_buffers(8)
         function(8, 1, table, out, states, scratch)

@@ -70,7 +70,8 @@ def add_parallel_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="B",
         help="--count of an empty board with the bitboard backend: split into B batches of start "
         "constellations, which keep all 8 symmetries (default: the checkpoint's when resuming, else "
-        "16 per worker, 64 per thread of this process; give more for a big cluster). Rows are split instead with --split-depth",
+        "16 per worker, 64 per thread of this process; give more for a big cluster). Rows are split "
+        "instead with --split-depth",
     )
     group.add_argument(
         "--checkpoint",

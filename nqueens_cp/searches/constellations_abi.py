@@ -9,9 +9,16 @@ rows ``(completions, fixed by rotating 180 degrees, fixed by 90 degrees)``, ``st
 
 from __future__ import annotations
 
+import ctypes
+
 #: The kernel's name in the cache and its function's symbol in the object file.
 NAME = "constellations"
 SYMBOL = "nqueens_cp_finish_constellations"
+
+#: The function's C signature, as numba compiles it and as ctypes calls it.
+NUMBA_SIGNATURE = "void(int64, int64, CPointer(int64), CPointer(int64), CPointer(int64), CPointer(int64))"
+_INT64, _POINTER = ctypes.c_int64, ctypes.POINTER(ctypes.c_int64)
+CTYPES_PROTOTYPE = ctypes.CFUNCTYPE(None, _INT64, _INT64, _POINTER, _POINTER, _POINTER, _POINTER)
 
 #: Symmetry codes of the table's fifth column: fixed by no rotation, by 180 degrees only, by 90.
 PLAIN, ROT180, ROT90 = 0, 1, 2

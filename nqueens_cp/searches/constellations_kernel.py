@@ -2,8 +2,8 @@
 
 The search itself is numba code (:mod:`.constellations_numba`, compiled as one C function). Its
 machine code is kept on disk by :mod:`.machine_code`, so a process that counts loads it with
-llvmlite alone: neither numba nor numpy is imported (start-up about 0.05 s against 0.6 s through
-numba's own cache). The first process after a change of the kernel, of numba or of the CPU
+llvmlite alone: neither numba nor numpy is imported (llvmlite's import and the link: about
+0.05 s, where importing numba and numpy and loading numba's own cache took 0.53-0.65 s). The first process after a change of the kernel, of numba or of the CPU
 compiles it with numba (a few seconds) and stores it. The call releases the GIL (ctypes does
 around every foreign call), so threads of one process count batches side by side.
 """
@@ -17,13 +17,20 @@ from typing import Any, Callable, Sequence
 
 from .bitboard import COMPILED_MAX_N as MAX_N
 from .constellations import Constellation, ConstellationCount, Finished, tally
-from .constellations_abi import NAME, PLAIN, ROT90, ROT180, SYMBOL, scratch_size, states_size
+from .constellations_abi import (
+    CTYPES_PROTOTYPE,
+    NAME,
+    PLAIN,
+    ROT90,
+    ROT180,
+    SYMBOL,
+    scratch_size,
+    states_size,
+)
 
 _Int64 = ctypes.c_int64
-_Pointer = ctypes.POINTER(ctypes.c_int64)
 _FinishAll = Callable[[int, int, "ctypes.Array[ctypes.c_int64]", "ctypes.Array[ctypes.c_int64]",
                        "ctypes.Array[ctypes.c_int64]", "ctypes.Array[ctypes.c_int64]"], None]
-_PROTOTYPE = ctypes.CFUNCTYPE(None, _Int64, _Int64, _Pointer, _Pointer, _Pointer, _Pointer)
 
 _lock = threading.Lock()
 _thread_buffers = threading.local()
@@ -37,6 +44,15 @@ def _sources() -> tuple[Path, ...]:
         "constellations_numba.py", "constellations_abi.py", "compiled.py", "machine_code.py", "constellations_kernel.py"))
 
 
+def stored_code() -> tuple[Path, str, tuple[dict[str, object], bytes] | None]:
+    """Where the kernel's machine code is kept, its key, and what is stored there under that key."""
+    from . import machine_code
+
+    directory = machine_code.cache_dir(Path(__file__).resolve())
+    key = machine_code.cache_key(*_sources())
+    return directory, key, machine_code.load_cached(directory, NAME, key)
+
+
 def _kernel() -> _FinishAll:
     """The kernel's C function: from the cache, else compiled by numba and stored (once per process,
     the first thread to ask does it). Code this process cannot link (it calls a function the
@@ -46,9 +62,7 @@ def _kernel() -> _FinishAll:
             return _loaded[0]
         from . import machine_code
 
-        directory = machine_code.cache_dir(Path(__file__).resolve())
-        key = machine_code.cache_key(*_sources())
-        cached = machine_code.load_cached(directory, NAME, key)
+        directory, key, cached = stored_code()
         compiled = None
         if cached is None:
             compiled = _compile()
@@ -60,7 +74,7 @@ def _kernel() -> _FinishAll:
             compiled = compiled or _compile()
             _numba_compiled.append(compiled)  # its code lives as long as it does
             address = compiled.address
-        function = _PROTOTYPE(address)
+        function = CTYPES_PROTOTYPE(address)
         _loaded.append(function)
         return function
 

@@ -33,7 +33,7 @@ import numpy.typing as npt
 from numba.np.numpy_support import carray
 
 from .compiled import compiled, inline
-from .constellations_abi import BATCH, PLAIN, ROT90, SCRATCH_ROWS
+from .constellations_abi import BATCH, NUMBA_SIGNATURE, PLAIN, ROT90, SCRATCH_ROWS
 
 Int64Array = npt.NDArray[np.int64]
 
@@ -315,23 +315,19 @@ def _count_rotation_fixed(n: int, board: Int64Array, quarter: bool, columns: Int
     return count
 
 
-#: The C signature of :func:`finish_all`: ``void finish_all(int64 n, int64 count, int64 *table,
-#: int64 *out, int64 *states, int64 *scratch)``.
-SIGNATURE = "void(int64, int64, CPointer(int64), CPointer(int64), CPointer(int64), CPointer(int64))"
-
-
 def finish_all(n: int, count: int, table_at: Any, out_at: Any, states_at: Any, scratch_at: Any) -> None:
     """For each row ``(top, bottom, left, right, symmetry)`` of the ``count`` x 5 ``table``: its row
     of the ``count`` x 3 ``out`` = completions, completions fixed by rotating 180 degrees, and by 90
     degrees (the last two only for a constellation fixed by that rotation); see
-    :mod:`.constellations_abi` for the buffers. The caller owns every buffer,
-    so the compiled code allocates nothing (it runs without numba's runtime: see :func:`compile_c_function`).
+    :mod:`.constellations_abi` for the buffers. The caller owns every buffer, so the compiled code
+    allocates nothing (it runs without numba's runtime: see :func:`compile_c_function`).
     """
     table = carray(table_at, (count, 5))
     out = carray(out_at, (count, 3))
     states = carray(states_at, (n, BATCH, 4))  # constant inner shape: offsets are shifts
     scratch = carray(scratch_at, (SCRATCH_ROWS, 2 * n + 2))
     rows, blocked, gaps, board, sizes = scratch[0], scratch[1], scratch[2], scratch[3], scratch[4]
+    columns, sums, diffs, orbit_rows, tried = scratch[5], scratch[6], scratch[7], scratch[8], scratch[9]
     last = n - 1
     for c in range(count):
         top = table[c, 0]
@@ -350,11 +346,9 @@ def finish_all(n: int, count: int, table_at: Any, out_at: Any, states_at: Any, s
             board[last] = bottom
             board[left] = 0
             board[right] = last
-            out[c, 1] = _count_rotation_fixed(n, board, False, scratch[5], scratch[6], scratch[7], scratch[8],
-                                              scratch[9])
+            out[c, 1] = _count_rotation_fixed(n, board, False, columns, sums, diffs, orbit_rows, tried)
             if symmetry == ROT90:
-                out[c, 2] = _count_rotation_fixed(n, board, True, scratch[5], scratch[6], scratch[7], scratch[8],
-                                                  scratch[9])
+                out[c, 2] = _count_rotation_fixed(n, board, True, columns, sums, diffs, orbit_rows, tried)
 
 
 def compile_c_function() -> Any:
@@ -362,4 +356,4 @@ def compile_c_function() -> Any:
     :mod:`.machine_code` keeps its machine code). ``.inspect_llvm()`` is the optimised LLVM IR of
     its library, ``.native_name`` the function's symbol in it, ``.address`` where numba's JIT put
     it in this process."""
-    return numba.cfunc(SIGNATURE, nogil=True)(finish_all)
+    return numba.cfunc(NUMBA_SIGNATURE, nogil=True)(finish_all)
