@@ -165,7 +165,7 @@ def search_orientation(n: int, members: Iterable[Key]) -> Key:
     each class at n = 14 and 16; ranking by ``d``, then ``left + right``, took 1.06 times.
     """
     last = n - 1
-    return min(members, key=lambda key: (n * min(key[1], last - key[1]) - 2 * (key[2] + key[3]), key))
+    return min([(n * min(key[1], last - key[1]) - 2 * (key[2] + key[3]), key) for key in members])[1]
 
 
 @functools.lru_cache(maxsize=4)
@@ -176,7 +176,10 @@ def constellations(n: int) -> tuple[Constellation, ...]:
 
     A canonical constellation's ``top`` is the smallest of the 8 distances of its border queens
     to a corner along their border line, so ``top <= (n - 1) / 2`` and the other three lie in
-    ``top .. n-1-top``; only those candidates are tested.
+    ``top .. n-1-top``; only those candidates are tested, queen by queen (a queen attacking one
+    placed before ends that branch). Two border lines share only a corner, so "no two attack"
+    alone is :func:`is_constellation`: a corner queen named by one of its lines and not the other
+    (``top = 0``, ``left != 0``) is attacked along the other line.
     """
     if n < MIN_N:
         raise NQueensError(f"start constellations need n >= {MIN_N}, got {n}")
@@ -184,12 +187,22 @@ def constellations(n: int) -> tuple[Constellation, ...]:
     last = n - 1
     for top in range(last // 2 + 1):
         span = range(top, n - top)
+        top_queen = (0, top)
         for bottom in span:
+            bottom_queen = (last, bottom)
+            if _attack(top_queen, bottom_queen):
+                continue
             for left in span:
+                left_queen = (left, 0)
+                if _attack(left_queen, top_queen) or _attack(left_queen, bottom_queen):
+                    continue
                 for right in span:
-                    key = (top, bottom, left, right)
-                    if not is_constellation(n, key):
+                    right_queen = (right, last)
+                    if _attack(right_queen, top_queen) or _attack(right_queen, bottom_queen) or _attack(
+                        right_queen, left_queen
+                    ):
                         continue
+                    key = (top, bottom, left, right)
                     mapped = key_images(n, key)
                     if min(mapped) != key:
                         continue
