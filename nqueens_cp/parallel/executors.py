@@ -14,25 +14,26 @@ needs processes to run side by side.
 
 from __future__ import annotations
 
-import concurrent.futures
 import contextlib
 import importlib
-import multiprocessing
 import os
 import queue as queues
 import signal
 import threading
 from abc import ABC, abstractmethod
 from collections import deque
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from types import TracebackType
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 from ..arguments import require_int
 from ..errors import NQueensError
 from ..processes import die_with_parent, exit_when_gone
 from .tasks import SubResult, SubTask, solve_subproblem
+
+if TYPE_CHECKING:  # the process pool's modules are imported when a pool is made (0.02 s)
+    import concurrent.futures
+    import multiprocessing.context
 
 #: The error of every task in flight when a local worker process died (which one killed it is unknown).
 WORKER_DIED = "a worker process died while this sub-problem was running"
@@ -204,6 +205,8 @@ def guard_worker(run_pid: int) -> None:
 
 def _process_context() -> multiprocessing.context.BaseContext:
     """``forkserver`` where it exists (no fork of a threaded parent), else ``spawn``."""
+    import multiprocessing
+
     methods = multiprocessing.get_all_start_methods()
     return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
 
@@ -223,6 +226,8 @@ class ProcessPoolTaskExecutor(TaskExecutor):
         self._in_flight: dict[concurrent.futures.Future[SubResult], SubTask] = {}
 
     def _new_pool(self) -> concurrent.futures.ProcessPoolExecutor:
+        import concurrent.futures
+
         pool = concurrent.futures.ProcessPoolExecutor(
             max_workers=self.workers,
             mp_context=_process_context(),
@@ -243,6 +248,9 @@ class ProcessPoolTaskExecutor(TaskExecutor):
         return self.workers
 
     def outcomes(self, queue: deque[SubTask]) -> Iterator[Outcome]:
+        import concurrent.futures
+        from concurrent.futures.process import BrokenProcessPool
+
         in_flight = self._in_flight
         if in_flight:
             # Left over from a run that stopped early: their results belong to nobody now.

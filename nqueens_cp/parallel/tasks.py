@@ -8,7 +8,6 @@ same task runs in this process, in a local process pool or on a Dask worker on a
 from __future__ import annotations
 
 import os
-import socket
 import time
 from dataclasses import dataclass
 from typing import Any, Iterator, Sequence
@@ -106,6 +105,12 @@ def solve_subproblem(task: SubTask) -> SubResult:
         count=count,
         packed=packed,
         seconds=time.perf_counter() - started,
-        worker=f"{socket.gethostname()}:{os.getpid()}",
+        worker=f"{_host()}:{os.getpid()}",
         cpu_seconds=time.thread_time() - cpu_started,
     )
+
+
+def _host() -> str:
+    import socket  # here: 0.005 s of every split run's start-up, for a name read once per task
+
+    return socket.gethostname()
