@@ -54,7 +54,9 @@ A000170. Their processor time is not comparable (the workers are not this
 script's children), so only wall times are given. As a yardstick of what two processes can get
 from the machine at that moment, ``C same`` is also run alone and twice at once, alternately:
 ``2 * alone / together`` is the throughput of two processes relative to one (2.0 on an idle
-2-core machine; on a shared machine whatever the other jobs leave).
+2-core machine; on a shared machine whatever the other jobs leave). The last row divides, round by
+round, serial / ``--workers 2`` by that yardstick of the same round (median of the rounds): 1.0
+when the split gets from the machine what two separate C processes get.
 
     python benchmarks/bench_constellations.py [--n 17 18] [--repeat 3] [--outside-c PATH [--no-ports]]
         [--parallel] [--no-c]
@@ -189,7 +191,7 @@ def two_at_once(command: list[str], count_field: int) -> Run:
 def running_dask_cluster(workers: int = 2) -> Iterator[str]:
     """A ``dask scheduler`` and ``workers`` single-threaded ``dask worker`` processes on localhost,
     for the duration of the block; yields the scheduler's address. Each worker has counted once
-    (numba loaded) before the block's body runs, as on a cluster in use."""
+    (the kernel loaded) before the block's body runs, as on a cluster in use."""
     dask = shutil.which("dask", path=os.path.dirname(sys.executable)) or shutil.which("dask")
     if dask is None:
         raise SystemExit("the dask command is missing: pip install 'nqueens-cp[dask]'")
@@ -260,6 +262,14 @@ def ratio_row(label: str, times: dict[str, tuple[list[float], list[float]]], our
     met = "" if meets is None else ("yes" if meets(ratio) else "NO")
     return [label, f"{our_wall:.2f}", f"{ref_wall:.2f}", f"{ratio:.3f}", f"{our_cpu / ref_cpu:.3f}" if ref_cpu else "-",
             target, met, str(len(times[ours_side][0]))]
+
+
+def against_machine(times: dict[str, tuple[list[float], list[float]]]) -> list[float]:
+    """Per round, the speed-up of ``--workers 2`` over the serial command divided by what the machine
+    gave two C processes in the same round (``2 * C same alone / two C same at once``): the split's
+    efficiency with the machine's moods of that minute taken out (1.0: as good as two processes)."""
+    rounds = zip(times["serial"][0], times["workers 2"][0], times["C same x1"][0], times["C same x2"][0], strict=True)
+    return [(serial / split) / (2 * alone / together) for serial, split, alone, together in rounds]
 
 
 def at_most(limit: float, ratio: float) -> bool:
@@ -363,6 +373,9 @@ def main(argv: list[str] | None = None) -> int:
                     rows.append(dask_row)
             rows.append([f"n={n} two C same at once: throughput vs one", "", "", f"{available:.3f}", "",
                          "(yardstick: 2.0 idle)", "", str(args.repeat)])
+            rows.append([f"n={n} serial / --workers 2 over that yardstick, round by round (median)", "", "",
+                         f"{statistics.median(against_machine(times)):.3f}", "", "(info: 1.0 = as two C processes)",
+                         "", str(args.repeat)])
         print(f"n={n}: load after {load_average()}", flush=True)
     table = tabulate(rows, headers=["case", "first side median s", "second side median s", "ratio wall",
                                     "ratio cpu", "target", "met", "runs"], tablefmt="github")

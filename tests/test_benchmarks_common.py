@@ -118,6 +118,15 @@ def test_the_outside_program_is_a_source_or_an_executable(tmp_path: Path) -> Non
         bench_constellations.outside_binary(tmp_path / "missing.c")
 
 
+def test_the_split_is_measured_against_what_the_machine_gave_two_processes_that_round() -> None:
+    import bench_constellations
+
+    times = {"serial": ([4.0, 6.0], []), "workers 2": ([2.0, 4.0], []),
+             "C same x1": ([5.0, 6.0], []), "C same x2": ([5.0, 8.0], [])}
+    # Round 1: a speed-up of 2.0 on a machine that gave two processes 2.0; round 2: 1.5 where it gave 1.5.
+    assert bench_constellations.against_machine(times) == pytest.approx([1.0, 1.0])
+
+
 class _DiesInTheChild:
     """Stands in for a backend whose child process is killed (as by the memory guard or the OOM killer)."""
 
