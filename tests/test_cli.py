@@ -94,6 +94,22 @@ def test_help_answers_without_importing_solver_packages() -> None:
     assert "HEAVY []" in done.stdout, done.stdout
 
 
+def test_a_command_loads_its_own_module_alone() -> None:
+    import subprocess
+    import sys
+
+    from .conftest import REPO
+
+    probe = (
+        "import sys\n"
+        "from nqueens_cp.cli import COMMANDS, main\n"
+        "assert main(['solve', '6', '--count']) == 0\n"
+        "print('LOADED', sorted(c for c in COMMANDS if f'nqueens_cp.cli.{c}' in sys.modules))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=REPO)
+    assert done.stdout.split("\n")[:2] == ["4", "LOADED ['solve']"], done
+
+
 @pytest.mark.parametrize(
     ("args", "needle"),
     [

@@ -39,8 +39,9 @@ class OneLineParser(argparse.ArgumentParser):
         raise SystemExit(2)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The full argument parser, with every sub-command registered."""
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser, with every sub-command registered; or, given the ``command`` about to run,
+    with that one alone (the other modules and what they import stay unloaded; same parse)."""
     from .. import __version__
 
     parser = OneLineParser(
@@ -51,7 +52,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=OneLineParser)
     subparsers.required = True
-    for name in COMMANDS:
+    for name in COMMANDS if command not in COMMANDS else (command,):
         importlib.import_module(f"{__name__}.{name}").add_parser(subparsers)
     return parser
 
@@ -75,8 +76,9 @@ def _main(argv: Sequence[str] | None, sigint: SigintWatch) -> int:
     from ..interrupts import is_interruption
 
     try:
-        parser = build_parser()
-        args = parser.parse_args(argv)
+        arguments = sys.argv[1:] if argv is None else list(argv)
+        parser = build_parser(arguments[0] if arguments else None)
+        args = parser.parse_args(arguments)
         status: int = args.run(args)
         sys.stdout.flush()  # a full disk or a closed pipe shows here, not at interpreter exit
     except SystemExit as stop:  # argparse: --help, --version, or a usage error already reported
