@@ -37,9 +37,10 @@ includes Python's start-up, loading the kernel's machine code and the generation
 constellations, as the C programs include theirs. The package's bytecode is compiled first, as
 pip compiles an installed package's: where ``PYTHONDONTWRITEBYTECODE`` is set (as on the machine
 of RESULTS.md) an editable install would otherwise compile its 47 modules again in every
-process. Sides run alternately, ``--repeat`` times each, the order rotated every round (medians). On a shared machine the wall times stretch with the load (printed before and
-after); the processor times stretch much less. Without ``--outside-c`` the yardstick rows are
-left out (a note says so).
+process. Sides run alternately, ``--repeat`` times each, the order rotated every round (medians).
+On a shared machine the wall times stretch with the load (printed before and after); the
+processor times stretch much less. Without ``--outside-c`` the yardstick rows are left out (a
+note says so).
 
 ``--parallel`` adds, per n, the serial command against ``--workers 2`` (its default executor,
 two threads of one process; target: serial / workers >= 1.85) and against ``--workers 2
@@ -268,7 +269,7 @@ def against_machine(times: dict[str, tuple[list[float], list[float]]]) -> list[f
     """Per round, the speed-up of ``--workers 2`` over the serial command divided by what the machine
     gave two C processes in the same round (``2 * C same alone / two C same at once``): the split's
     efficiency with the machine's moods of that minute taken out (1.0: as good as two processes)."""
-    rounds = zip(times["serial"][0], times["workers 2"][0], times["C same x1"][0], times["C same x2"][0], strict=True)
+    rounds = zip(*(times[side][0] for side in ("serial", "workers 2", "C same x1", "C same x2")), strict=True)
     return [(serial / split) / (2 * alone / together) for serial, split, alone, together in rounds]
 
 
@@ -374,8 +375,8 @@ def main(argv: list[str] | None = None) -> int:
             rows.append([f"n={n} two C same at once: throughput vs one", "", "", f"{available:.3f}", "",
                          "(yardstick: 2.0 idle)", "", str(args.repeat)])
             rows.append([f"n={n} serial / --workers 2 over that yardstick, round by round (median)", "", "",
-                         f"{statistics.median(against_machine(times)):.3f}", "", "(info: 1.0 = as two C processes)",
-                         "", str(args.repeat)])
+                         f"{statistics.median(against_machine(times)):.3f}", "",
+                         "(info: 1.0 = as two C processes)", "", str(args.repeat)])
         print(f"n={n}: load after {load_average()}", flush=True)
     table = tabulate(rows, headers=["case", "first side median s", "second side median s", "ratio wall",
                                     "ratio cpu", "target", "met", "runs"], tablefmt="github")

@@ -47,7 +47,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=15)
     args = parser.parse_args(argv)
     prefix = command_prefix()
-    cases = [("nqueens-cp --help", [*prefix, "--help"], 0.3), ("nqueens-cp solve 8", [*prefix, "solve", "8"], 0.5),
+    cases = [("nqueens-cp --help", [*prefix, "--help"], 0.3),
+             ("nqueens-cp solve 8", [*prefix, "solve", "8"], 0.5),
              ("nqueens-cp solve 14 --count", [*prefix, "solve", "14", "--count"], 0.5)]
     bare = [sys.executable, "-c", "pass"]
     for _, command, _ in cases:  # warm the file cache, compile what a first run compiles

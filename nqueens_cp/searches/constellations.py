@@ -198,8 +198,10 @@ def constellations(n: int) -> tuple[Constellation, ...]:
                     continue
                 for right in span:
                     right_queen = (right, last)
-                    if _attack(right_queen, top_queen) or _attack(right_queen, bottom_queen) or _attack(
-                        right_queen, left_queen
+                    if (
+                        _attack(right_queen, top_queen)
+                        or _attack(right_queen, bottom_queen)
+                        or _attack(right_queen, left_queen)
                     ):
                         continue
                     key = (top, bottom, left, right)

@@ -3,8 +3,9 @@
 The search itself is numba code (:mod:`.constellations_numba`, compiled as one C function). Its
 machine code is kept on disk by :mod:`.machine_code`, so a process that counts loads it with
 llvmlite alone: neither numba nor numpy is imported (llvmlite's import and the link: about
-0.05 s, where importing numba and numpy and loading numba's own cache took 0.53-0.65 s). The first process after a change of the kernel, of numba or of the CPU
-compiles it with numba (a few seconds) and stores it. The call releases the GIL (ctypes does
+0.05 s, where importing numba and numpy and loading numba's own cache took 0.53-0.65 s). The
+first process after a change of the kernel, of numba or of the CPU compiles it with numba (a few
+seconds) and stores it. The call releases the GIL (ctypes does
 around every foreign call), so threads of one process count batches side by side.
 """
 

@@ -1,19 +1,20 @@
 """Machine code of a numba-compiled C function, kept on disk and loaded with llvmlite alone.
 
-numba's own cache (``cache=True``) still imports numba and fills its type registries before it
-loads a kernel: 0.53-0.65 s of every counting process's start-up (with numpy's import), which no split into threads can share. A
-kernel compiled as a C function (``numba.cfunc``, buffers passed in, nothing allocated) needs none
-of that at run time. This module turns the optimised LLVM IR numba made of it into an object file
-for this CPU (:func:`emit_object`), keeps it in the cache directory under a key of everything that
-shaped it (:func:`cache_key`, :func:`load_cached`, :func:`store`), and links it into an llvmlite
-MCJIT engine of this process (:func:`link`): about 0.05 s with llvmlite's import.
+numba's own cache (``cache=True``) still imports numba and fills its type registries before it loads
+a kernel: 0.53-0.65 s of every counting process's start-up (with numpy's import), which no split
+into threads can share. A kernel compiled as a C function (``numba.cfunc``, buffers passed in,
+nothing allocated) needs none of that at run time. This module turns the optimised LLVM IR numba
+made of it into an object file for this CPU (:func:`emit_object`), keeps it in the cache directory
+under a key of everything that shaped it (:func:`cache_key`, :func:`load_cached`, :func:`store`),
+and links it into an llvmlite MCJIT engine of this process (:func:`link`): about 0.05 s with
+llvmlite's import.
 
-The C functions called on error paths only (numba's GIL helpers, its exception raising, its
-freeing: a cfunc reports an exception raised inside it through them) are bound to ``abort`` when
-this process does not define them (``ERROR_PATH_FUNCTIONS``); code that calls any other function
-this process lacks (numba's allocator, say) is refused. The kernels loaded this way raise nothing: they
-allocate nothing, divide by nothing, index tuples only within range and run without bounds checks
-(numba's default).
+The C functions called on error paths only (numba's GIL helpers, its exception raising, its freeing:
+a cfunc reports an exception raised inside it through them) are bound to ``abort`` when this process
+does not define them (``ERROR_PATH_FUNCTIONS``); code that calls any other function this process
+lacks (numba's allocator, say) is refused. The kernels loaded this way raise nothing: they allocate
+nothing, divide by nothing, index tuples only within range and run without bounds checks (numba's
+default).
 """
 
 from __future__ import annotations
