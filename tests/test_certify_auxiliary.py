@@ -8,6 +8,8 @@ extends to the clauses over auxiliary variables (``nqueens_cp/proofs/auxiliary.p
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from nqueens_cp import Instance
@@ -15,7 +17,7 @@ from nqueens_cp.backends.sat import SatBackend
 from nqueens_cp.errors import CertificationError
 from nqueens_cp.instance import Solution
 from nqueens_cp.models.cnf import ENCODINGS, QueensCnf, build_cnf
-from nqueens_cp.proofs.auxiliary import check_auxiliary_clauses
+from nqueens_cp.proofs.auxiliary import check_auxiliary_clauses, satisfying_values
 from nqueens_cp.proofs.certificate import Certificate, CnfOfBoard, certify
 from nqueens_cp.proofs.rules import possible_squares
 
@@ -187,3 +189,42 @@ def test_components_spanning_several_lines_are_checked_by_their_placements() -> 
     assert check_auxiliary_clauses(6, (), possible, squares, linked, [0, 1]).searches == 4
     with pytest.raises(CertificationError, match=r"^CNF clause 3 \(-37 0\) .* with a queen on \(0, 0\) and none"):
         check_auxiliary_clauses(6, (), possible, squares, [*linked, [-a]], [0, 1, 2])
+
+
+def test_the_search_for_auxiliary_values_agrees_with_trying_every_assignment() -> None:
+    rng = random.Random(34)
+    for _ in range(300):
+        variables = rng.randint(1, 7)
+        clauses = [tuple(rng.choice((1, -1)) * rng.randint(1, variables) for _ in range(rng.randint(1, 3)))
+                   for _ in range(rng.randint(1, 14))]
+        satisfiable = any(all(any((bits >> (abs(lit) - 1) & 1) == (lit > 0) for lit in clause) for clause in clauses)
+                          for bits in range(2 ** variables))
+        model = satisfying_values(clauses, 0)
+        assert (model is not None) == satisfiable, clauses
+        if model is not None:
+            assert all(any(model[abs(lit)] == (lit > 0) for lit in clause) for clause in clauses)
+
+
+def pigeons(holes: int, first: int) -> list[list[int]]:
+    """``holes + 1`` pigeons in ``holes`` holes, over variables from ``first`` on: unsatisfiable."""
+    p = [[first + i * holes + h for h in range(holes)] for i in range(holes + 1)]
+    return [*p, *([-p[i][h], -p[j][h]] for h in range(holes) for i in range(holes + 1) for j in range(i))]
+
+
+def test_clauses_over_auxiliary_variables_alone_that_no_values_satisfy_are_refused() -> None:
+    squares = [(r, c) for r in range(4) for c in range(4)]
+    clauses = pigeons(3, 17)
+    with pytest.raises(CertificationError, match=r"^CNF clause \d+ \(.*\) over auxiliary variables forbids boards: "
+                                                  "whatever the board, no values"):
+        check_auxiliary_clauses(4, (), possible_squares(4, (), ()), squares, clauses, range(len(clauses)))
+
+
+def test_a_search_too_long_is_refused_as_not_checkable(monkeypatch: pytest.MonkeyPatch) -> None:
+    from nqueens_cp.proofs import auxiliary
+
+    monkeypatch.setattr(auxiliary, "MAX_DECISIONS", 10)
+    squares = [(r, c) for r in range(4) for c in range(4)]
+    clauses = pigeons(5, 17)
+    with pytest.raises(CertificationError, match=r"^cannot check CNF clause 1 over auxiliary variables: the search "
+                                                  r"for their values took more than 10 decisions$"):
+        check_auxiliary_clauses(4, (), possible_squares(4, (), ()), squares, clauses, range(len(clauses)))

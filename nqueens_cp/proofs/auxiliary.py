@@ -188,7 +188,7 @@ def _extension(
         if not rest:
             return None
         left.append(rest)
-    model = _dpll(left, where)
+    model = satisfying_values(left, where)
     if model is None:
         return None
     every = {**values, **model}
@@ -201,9 +201,10 @@ def _extension(
     return every
 
 
-def _dpll(clauses: Sequence[tuple[int, ...]], where: int) -> dict[int, bool] | None:
+def satisfying_values(clauses: Sequence[tuple[int, ...]], where: int) -> dict[int, bool] | None:
     """A model of ``clauses`` (unit propagation, then branching on a literal of the first clause not
-    yet satisfied), or None when there is none; every variable of ``clauses`` gets a value."""
+    yet satisfied), or None when there is none; every variable of ``clauses`` gets a value. Past
+    :data:`MAX_DECISIONS` it raises ``CertificationError`` naming CNF clause ``where + 1``."""
     occurs: dict[int, list[int]] = {}
     for index, clause in enumerate(clauses):
         for lit in clause:
@@ -299,9 +300,9 @@ def _refuse(
             low = middle
     clause = component[high - 1]
     if queens:
-        queen = " and ".join(str(squares[v - 1]) for v in sorted(queens))
-        others = len(mentioned) - len(queens)
-        placed = f"with a queen on {queen} and none on the other {others} squares they mention"
+        spots = [str(squares[v - 1]) for v in sorted(queens)]
+        on = f"a queen on {spots[0]}" if len(spots) == 1 else f"queens on {', '.join(spots[:-1])} and {spots[-1]}"
+        placed = f"with {on} and none on the other {len(mentioned) - len(queens)} squares they mention"
     elif mentioned:
         placed = f"with no queen on the {len(mentioned)} squares they mention"
     else:
