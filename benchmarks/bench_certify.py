@@ -15,6 +15,13 @@ printed apart), every figure a median of ``--repeat`` runs with the sides altern
 
       python benchmarks/bench_certify.py counts --repeat 3
 
+* ``encodings``: ``--count`` at n = 10 with the encodings ``--encodings`` (pairwise, seqcounter,
+  totalizer by default): solve with the proof, the whole check, and of it the check of the CNF's
+  clauses (the rules, and for an encoding with auxiliary variables that every board extends to
+  the clauses over them), timed apart::
+
+      python benchmarks/bench_certify.py encodings --repeat 3
+
 The target (issue 23): checking within 10x of solving. The exit status is 1 when an answer is
 wrong (a certified count that differs from OEIS, an instance the paper calls unsatisfiable that is
 not certified so) or the target is missed; a failed check is reported, never a traceback.
@@ -38,7 +45,9 @@ from nqueens_cp import Instance
 from nqueens_cp.backends.sat import SatBackend
 from nqueens_cp.errors import CertificationError
 from nqueens_cp.instance_files import read_instance
+from nqueens_cp.models.cnf import ENCODINGS, build_cnf
 from nqueens_cp.oeis import A000170
+from nqueens_cp.proofs.certificate import CnfOfBoard, check_clauses
 
 SAMPLE = Path(__file__).resolve().parent / "csplib079"
 TARGET = 10.0
@@ -57,10 +66,10 @@ def unsatisfiable_sample(low: int, high: int) -> list[tuple[str, Instance]]:
     return chosen
 
 
-def certify_once(instance: Instance, *, every: bool) -> tuple[float, float, int, int]:
+def certify_once(instance: Instance, *, every: bool, encoding: str = "pairwise") -> tuple[float, float, int, int]:
     """(solve seconds, check seconds, solutions, proof lines) of one certified run."""
     started = time.perf_counter()
-    certificate = SatBackend().certified(instance, every=every, on_solution=lambda solution: None)
+    certificate = SatBackend(encoding=encoding).certified(instance, every=every, on_solution=lambda solution: None)
     total = time.perf_counter() - started
     assert certificate is not None, "a solution where the paper says none"
     return total - certificate.check_seconds, certificate.check_seconds, certificate.solutions, \
@@ -173,19 +182,62 @@ def run_counts(repeat: int, low: int, high: int) -> bool:
     return ok
 
 
+def run_encodings(repeat: int, low: int, high: int, encodings: list[str]) -> bool:
+    rows = []
+    ok = True
+    for n in range(low, high + 1):
+        instance = Instance(n)
+        for encoding in encodings:
+            built = build_cnf(instance, encoding)
+            cnf = CnfOfBoard(instance, built.cnf.nv, tuple(map(tuple, built.cnf.clauses)), built.squares)
+            proof, check, clauses = [], [], []
+            auxiliary = check_clauses(cnf)
+            for _ in range(repeat):
+                started = time.perf_counter()
+                check_clauses(cnf)
+                clauses.append(time.perf_counter() - started)
+                try:
+                    solve_s, check_s, count, _ = certify_once(instance, every=True, encoding=encoding)
+                except CertificationError as error:
+                    print(f"WRONG: n = {n}, {encoding}: {error}")
+                    ok = False
+                    continue
+                proof.append(solve_s)
+                check.append(check_s)
+                if count != A000170[n]:
+                    print(f"WRONG: n = {n}, {encoding}: count {count}, OEIS A000170 {A000170[n]}")
+                    ok = False
+            if not proof:
+                continue
+            s, c, k = statistics.median(proof), statistics.median(check), statistics.median(clauses)
+            rows.append((n, encoding, auxiliary.clauses, auxiliary.variables, f"{s:.3f}", f"{c:.3f}", f"{k:.3f}",
+                         f"{k / c:.2f}", f"{k / s:.2f}"))
+    print(tabulate(rows, headers=("n", "encoding", "aux clauses", "aux variables", "solve+proof s", "check s",
+                                  "of which CNF clauses s", "clauses/check", "clauses/solve"), tablefmt="github"))
+    return ok
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("part", choices=("csplib", "counts"))
+    parser.add_argument("part", choices=("csplib", "counts", "encodings"))
+    parser.add_argument("--encodings", default="pairwise,seqcounter,totalizer",
+                        help=f"with encodings: a comma-separated list of {', '.join(ENCODINGS)}")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--low", type=int)
     parser.add_argument("--high", type=int)
     args = parser.parse_args()
+    chosen = args.encodings.split(",")
+    unknown = [name for name in chosen if name not in ENCODINGS]
+    if unknown:
+        parser.error(f"unknown encoding {unknown[0]!r} (choose from {', '.join(ENCODINGS)})")
     print(f"# bench_certify {args.part}: {machine()}; load before: {load_average()}")
     print(f"(checker kernel load and first certified run, once: {warm_up():.2f} s)")
     if args.part == "csplib":
         ok = run_csplib(args.repeat, args.low or 10, args.high or 16)
-    else:
+    elif args.part == "counts":
         ok = run_counts(args.repeat, args.low or 4, args.high or 12)
+    else:
+        ok = run_encodings(args.repeat, args.low or 10, args.high or 10, chosen)
     print(f"load after: {load_average()}")
     return 0 if ok else 1
 

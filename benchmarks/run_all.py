@@ -72,6 +72,8 @@ SCRIPTS: dict[str, Script] = {
                              ("csplib", "--repeat", "1", "--low", "10", "--high", "11")),
     "certify-counts": Script("bench_certify.py", ("counts", "--repeat", "3"),
                              ("counts", "--repeat", "1", "--low", "4", "--high", "9")),
+    "certify-encodings": Script("bench_certify.py", ("encodings", "--repeat", "3"),
+                                ("encodings", "--repeat", "1", "--low", "6", "--high", "6")),
     "first_solution_scan": Script("first_solution_scan.py", ("1", "1500", "--cap", "10"),
                                   ("1", "64", "--cap", "5")),
     "model_counts": Script("model_counts.py", ("--n", "4-8"), ("--n", "4-5")),

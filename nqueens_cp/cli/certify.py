@@ -17,8 +17,9 @@ CERTIFY_HELP = (
     "with --backend sat: check the answer without trusting the solver. A solution is checked by "
     "the independent checker; 'no solution', and with --count/--all the end of the enumeration, "
     "come with a DRUP proof the solver writes, checked by the project's own proof checker against "
-    "the CNF plus one blocking clause per solution found (each clause of the CNF is also checked "
-    "against the rules). The verdict goes to stderr; a check that fails is an error (exit 1). "
+    "the CNF plus one blocking clause per solution found; each clause of the CNF over squares is "
+    "checked against the rules, and every board is checked to extend to the clauses over an "
+    "encoding's auxiliary variables. The verdict goes to stderr; a check that fails is an error (exit 1). "
     "Not with --unique, --limit or a split run"
 )
 PROOF_HELP = (
@@ -55,7 +56,7 @@ def run_certified(
     if args.backend != "sat":
         raise NQueensError(f"--certify needs --backend sat (the backend whose solvers write proofs), not {args.backend}")
     if args.unique:
-        raise NQueensError("--certify does not cover --unique (its lex-leader clauses are not checked)")
+        raise NQueensError("--certify does not cover --unique (its lex-leader clauses forbid all but one board per symmetry class)")
     if args.limit is not None:
         raise NQueensError("--certify needs the whole answer: no --limit")
     given = [flag for dest, flag in SPLIT_FLAGS.items() if getattr(args, dest, None) is not None]

@@ -7,14 +7,15 @@ A count is certified when
 2. the CNF plus one *blocking clause* per solution (the negations of its queens' square variables,
    written here from the checked boards, not taken from the solver) is refuted by the DRUP proof
    (:func:`~.drup.check_drup`);
-3. every clause of the CNF is implied by the rules (:mod:`.rules`), so every solution of the
-   board is a model of the CNF.
+3. every solution of the board extends to a model of the CNF: each clause over square variables
+   alone is implied by the rules (:mod:`.rules`), and every board extends to the clauses over
+   auxiliary variables (:mod:`.auxiliary`); the square variables cover every possible square but
+   the pre-placed queens', so two boards differ on one of them.
 
-Then no solution exists besides those found: it would be a model of the CNF (3) outside every
-blocking clause, which (2) rules out. "No solution" is the count 0. When an encoding's clauses use
-auxiliary variables (every encoding but ``pairwise``), (3) cannot be checked for those clauses: the
-blocking clauses then block the square variables only, so (2) still proves that no model projects
-to a board outside those found, and the certificate says how many clauses were taken on trust.
+Then no solution exists besides those found: it would extend to a model of the CNF (3) outside
+every blocking clause, which (2) rules out. "No solution" is the count 0. With an encoding that has
+auxiliary variables (every one but ``pairwise``) the blocking clauses block the square variables
+only: a board comes back once whatever its auxiliary values.
 """
 
 from __future__ import annotations
@@ -26,8 +27,9 @@ from typing import Sequence
 from ..checker import solution_problems
 from ..errors import CertificationError
 from ..instance import Instance, Solution
+from .auxiliary import AuxiliaryCheck, check_auxiliary_clauses
 from .drup import ProofCheck, check_drup, dimacs_text
-from .rules import unimplied_clauses
+from .rules import no_board, possible_squares, square_map_problem, unimplied_clauses
 
 
 @dataclass(frozen=True)
@@ -46,8 +48,9 @@ class Certificate:
 
     solutions: int
     proof: ProofCheck
-    #: The CNF's clauses the rules do not imply (over auxiliary variables): 0 for ``pairwise``.
-    trusted_clauses: int
+    #: The CNF's clauses over auxiliary variables that the rules alone do not imply, checked to
+    #: forbid no board (none for ``pairwise``).
+    auxiliary: AuxiliaryCheck
     #: The DIMACS text the proof was checked against (the CNF and the blocking clauses) and the proof.
     cnf_text: str
     proof_text: str
@@ -59,8 +62,10 @@ class Certificate:
         answer = "no solution" if self.solutions == 0 else (
             f"{self.solutions} solution{'s' if self.solutions != 1 else ''}, each checked, and no other"
         )
-        rules = ("every CNF clause implied by the rules" if not self.trusted_clauses else
-                 f"{self.trusted_clauses} CNF clauses over auxiliary variables taken on trust")
+        aux = self.auxiliary
+        rules = ("every CNF clause implied by the rules" if not aux.clauses else
+                 "every CNF clause over squares alone implied by the rules, and every board extends to "
+                 f"the {aux.clauses} over {aux.variables} auxiliary variables")
         return (f"certified: {answer} (DRUP proof of {self.proof.lemmas} lemmas refutes the CNF"
                 f"{f' and {self.solutions} blocking clauses' if self.solutions else ''}; {rules}; "
                 f"checked in {self.check_seconds:.2f} s)")
@@ -86,19 +91,32 @@ def certify(cnf: CnfOfBoard, solutions: Sequence[Solution], proof_text: str) -> 
         seen[solution] = number
     blocks = [blocking_clause(cnf, solution) for solution in solutions]
     cnf_text = dimacs_text(cnf.variables, [*cnf.clauses, *blocks])
-    unimplied = unimplied_clauses(
-        cnf.instance.n, cnf.instance.fixed, cnf.instance.blocked, cnf.squares, cnf.clauses
-    )
+    auxiliary = check_clauses(cnf)
+    proof_text = without_deletions_of(proof_text, [*cnf.clauses, *blocks])
+    proof = check_drup(cnf_text, proof_text)
+    return Certificate(len(solutions), proof, auxiliary, cnf_text, proof_text, time.perf_counter() - started)
+
+
+def check_clauses(cnf: CnfOfBoard) -> AuxiliaryCheck:
+    """Check 3 of the module docstring, that every board extends to a model of ``cnf``: what it checked,
+    or ``CertificationError`` with one line naming a clause."""
+    n, fixed = cnf.instance.n, cnf.instance.fixed
+    possible = possible_squares(n, fixed, cnf.instance.blocked)
+    if no_board(n, fixed, possible):
+        return AuxiliaryCheck(0, 0, 0, 0)  # no board to extend
+    problem = square_map_problem(n, fixed, possible, cnf.squares)
+    if problem is not None:
+        raise CertificationError(f"the CNF's square variables: {problem}")
+    unimplied = unimplied_clauses(n, fixed, cnf.instance.blocked, cnf.squares, cnf.clauses)
     top = len(cnf.squares)
     for position in unimplied:
         clause = cnf.clauses[position]
         if all(abs(lit) <= top for lit in clause):
             text = " ".join(map(str, (*clause, 0)))
             raise CertificationError(f"CNF clause {position + 1} ({text}) is not implied by the rules of the board")
-    trusted = len(unimplied)
-    proof_text = without_deletions_of(proof_text, [*cnf.clauses, *blocks])
-    proof = check_drup(cnf_text, proof_text)
-    return Certificate(len(solutions), proof, trusted, cnf_text, proof_text, time.perf_counter() - started)
+    if not unimplied:
+        return AuxiliaryCheck(0, 0, 0, 0)
+    return check_auxiliary_clauses(n, fixed, possible, cnf.squares, cnf.clauses, unimplied)
 
 
 def without_deletions_of(proof_text: str, clauses: Sequence[Sequence[int]]) -> str:

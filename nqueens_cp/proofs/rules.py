@@ -26,7 +26,7 @@ from __future__ import annotations
 from typing import Iterable, Sequence
 
 
-def _attack(a: tuple[int, int], b: tuple[int, int]) -> bool:
+def attack(a: tuple[int, int], b: tuple[int, int]) -> bool:
     """Whether two distinct squares share a row, a column or a diagonal."""
     return a != b and (a[0] == b[0] or a[1] == b[1] or abs(a[0] - b[0]) == abs(a[1] - b[1]))
 
@@ -39,8 +39,36 @@ def possible_squares(
     closed = set(blocked)
     return {
         (r, c) for r in range(n) for c in range(n)
-        if (r, c) not in closed and all((r, c) == q or not _attack((r, c), q) for q in queens)
+        if (r, c) not in closed and all((r, c) == q or not attack((r, c), q) for q in queens)
     }
+
+
+def no_board(n: int, fixed: Iterable[tuple[int, int]], possible: set[tuple[int, int]]) -> bool:
+    """Whether the rules alone leave no board: a pre-placed queen on an impossible square (blocked,
+    or attacked by another), or a row or a column without a possible square."""
+    return any(q not in possible for q in fixed) or any(
+        not any((r, c) in possible for c in range(n)) or not any((c, r) in possible for c in range(n))
+        for r in range(n)
+    )
+
+
+def square_map_problem(
+    n: int, fixed: Sequence[tuple[int, int]], possible: set[tuple[int, int]], squares: Sequence[tuple[int, int]]
+) -> str | None:
+    """What is wrong with ``squares`` (variable ``i + 1`` is ``squares[i]``) as the square variables
+    of a CNF, or None: each must be a square of the board, none twice, and every possible square
+    but the pre-placed queens' must have one (two different boards then differ on a variable)."""
+    seen: dict[tuple[int, int], int] = {}
+    for variable, square in enumerate(squares, start=1):
+        if not (0 <= square[0] < n and 0 <= square[1] < n):
+            return f"variable {variable} stands for {square}, off the {n} x {n} board"
+        if square in seen:
+            return f"square {square} has two variables, {seen[square]} and {variable}"
+        seen[square] = variable
+    missing = sorted(possible - seen.keys() - set(fixed))
+    if missing:
+        return f"the possible square {missing[0]} has no variable"
+    return None
 
 
 def unimplied_clauses(
@@ -52,11 +80,8 @@ def unimplied_clauses(
 ) -> list[int]:
     """The indices of the ``clauses`` the rules do not imply (empty: every solution satisfies all)."""
     possible = possible_squares(n, fixed, blocked)
-    if any(q not in possible for q in fixed) or any(
-        not any((r, c) in possible for c in range(n)) or not any((c, r) in possible for c in range(n))
-        for r in range(n)
-    ):
-        return []  # no board at all: every clause is implied
+    if no_board(n, fixed, possible):
+        return []  # every clause is implied
     fixed_set = set(fixed)
     index = {square: variable for variable, square in enumerate(squares, start=1)}
     lines: list[frozenset[int]] = []  # the possible squares of each row and column, as variables
@@ -80,7 +105,7 @@ def unimplied_clauses(
                 positives.add(variable)
                 implied = square in fixed_set
             else:
-                implied = square not in possible or any(_attack(square, other) for other in negatives)
+                implied = square not in possible or any(attack(square, other) for other in negatives)
                 negatives.append(square)
             if implied:
                 break
