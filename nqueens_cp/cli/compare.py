@@ -12,7 +12,7 @@ import sys
 from typing import TYPE_CHECKING, Any, Sequence
 
 from ..instance import MAX_N
-from .common import integer, number
+from .common import PositionalOrFlag, integer, number
 
 if TYPE_CHECKING:
     from ..harness.results import ComparisonResults
@@ -48,11 +48,13 @@ def board_sizes(text: str) -> tuple[int, ...]:
             first = int(low)
             last = int(high) if sep else first
         except ValueError:
-            raise argparse.ArgumentTypeError(f"--n takes sizes like 4-12 or 4,6,8, got {text!r}") from None
-        if first < 0 or last < first:
-            raise argparse.ArgumentTypeError(f"--n: {part.strip()!r} is not a range of sizes >= 0")
+            raise argparse.ArgumentTypeError(f"sizes are written like 4-12 or 4,6,8, got {text!r}") from None
+        if first < 0:
+            raise argparse.ArgumentTypeError(f"{part.strip()!r}: sizes must be >= 0")
+        if last < first:
+            raise argparse.ArgumentTypeError(f"{part.strip()!r} is reversed: write {last}-{first}")
         if last > MAX_N:
-            raise argparse.ArgumentTypeError(f"--n: sizes must be <= {MAX_N}, got {last}")
+            raise argparse.ArgumentTypeError(f"sizes must be <= {MAX_N}, got {last}")
         sizes.update(range(first, last + 1))
     return tuple(sorted(sizes))
 
@@ -113,7 +115,9 @@ def add_parser(subparsers: Any) -> None:
         ),
         epilog=f"Exit status: {EXIT_STATUSES}.",
     )
-    parser.add_argument("--n", type=board_sizes, default=None, metavar="SIZES",
+    parser.add_argument("n", type=board_sizes, nargs="?", default=None, metavar="SIZES", action=PositionalOrFlag,
+                        help="the same as --n SIZES (as solve N)")
+    parser.add_argument("--n", type=board_sizes, default=None, metavar="SIZES", action=PositionalOrFlag,
                         help=f"board sizes: 4-12, 4,6,8 or 4-8,10 (default {DEFAULT_NS}; with --files: the "
                         "sizes of the files, or only those of them given here)")
     parser.add_argument("--backends", metavar="LIST",
@@ -127,8 +131,9 @@ def add_parser(subparsers: Any) -> None:
                         "bounds of pb, smt and mip)")
     parser.add_argument("--repeat", type=integer("--repeat", 1, MAX_REPEAT), default=DEFAULT_REPEAT, metavar="R",
                         help=f"repetitions of each run (default {DEFAULT_REPEAT})")
-    parser.add_argument("--timeout", type=number("--timeout"), default=DEFAULT_TIMEOUT, metavar="S",
-                        help=f"seconds each run may take before it is killed (default {DEFAULT_TIMEOUT:g})")
+    parser.add_argument("--timeout", "--time-limit", dest="timeout", type=number("--timeout"), default=DEFAULT_TIMEOUT,
+                        metavar="S", help=f"seconds each run may take before it is killed (default {DEFAULT_TIMEOUT:g}; "
+                        "--time-limit is the same flag, as in solve)")
     parser.add_argument("--memory-limit", type=number("--memory-limit (MB)"), default=None, metavar="MB",
                         help="resident memory each worker may use; one that grows past it is killed and "
                         "recorded as oom (out of memory), like a timeout (default: half of this machine's memory)")
