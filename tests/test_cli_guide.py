@@ -13,10 +13,12 @@ import pytest
 from nqueens_cp.backends.registry import backend_class, backend_names, canonical_backend_name
 from nqueens_cp.cli import long_runs, main
 from nqueens_cp.cli.common import OPTION_BACKENDS
+from nqueens_cp.cli.compare import SIGNIFICANT_REPEAT
 from nqueens_cp.errors import NQueensError, UnknownBackendError, did_you_mean
 from nqueens_cp.instance import Instance
 from nqueens_cp.oeis import A000170
 from nqueens_cp.progress import Ticker, format_seconds
+from nqueens_cp.reports.two_runs import DEFAULT_ALPHA, repetitions_needed
 
 
 def error_of(capsys: pytest.CaptureFixture[str], *args: str) -> str:
@@ -193,3 +195,41 @@ def test_a_count_past_the_published_ones_says_so_up_front(capsys: pytest.Capture
     assert main(["solve", "40", "--count", "--backend", "cpsat", "--n", "40", "-O", "model=nosuch"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("nqueens-cp: note: no published count beyond n = 27 (OEIS A000170)")
+
+
+def test_force_replaces_the_earlier_comparison_whole(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["compare", "--n", "4", "--backends", "backtrack", "--repeat", "1", "--out", str(tmp_path)]
+    assert main([*args, "--format", "latex"]) == 0
+    assert (tmp_path / "report.tex").stat().st_size > 0
+    assert main([*args, "--format", "github"]) == 2  # an earlier comparison, of another format: refused
+    assert "report.tex exists already (use --force to replace the earlier comparison whole" in capsys.readouterr().err
+    assert main([*args, "--format", "github", "--force"]) == 0
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["report.md", "results.csv", "results.json",
+                                                                 "runtime.png"]
+
+
+def test_an_empty_file_of_a_shell_redirect_is_not_an_earlier_report(tmp_path: Path) -> None:
+    (tmp_path / "report.md").write_text("")  # nqueens-cp compare --out DIR > DIR/report.md
+    (tmp_path / "notes.txt").write_text("mine")
+    assert main(["compare", "--n", "4", "--backends", "backtrack", "--repeat", "1", "--out", str(tmp_path)]) == 0
+    assert (tmp_path / "report.md").read_text().startswith("# nqueens-cp comparison")
+    assert (tmp_path / "notes.txt").read_text() == "mine"  # --force or not, only a comparison's files go
+
+
+def test_repetitions_needed_for_a_significant_change() -> None:
+    assert [repetitions_needed(alpha) for alpha in (0.2, 0.1, 0.05, 0.01)] == [3, 4, 4, 5]
+    assert repetitions_needed(DEFAULT_ALPHA) == SIGNIFICANT_REPEAT  # what compare --help says
+
+
+def test_report_compare_says_what_it_needs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["compare", "--n", "4", "--backends", "backtrack", "--repeat", "3", "--out", str(tmp_path)]) == 0
+    capsys.readouterr()
+    saved = str(tmp_path / "results.json")
+    assert main(["report", "--compare", saved, saved]) == 0  # no --fail-slower: the warning all the same
+    out, err = capsys.readouterr()
+    needs = ("1 row(s) have too few repetitions (3 on a side) to ever reach p < 0.05 (smallest possible p 0.1): "
+             "run both comparisons with --repeat 4 or more")
+    assert err == f"nqueens-cp: warning: {needs}\n"
+    assert needs[1:] in out
+    assert main(["report", "--compare", saved, saved, "--alpha", "0.01"]) == 0
+    assert "--repeat 5 or more" in capsys.readouterr().err

@@ -22,6 +22,10 @@ if TYPE_CHECKING:
 #: with other jobs (load 4 to 6), measured with and without pb, smt and mip (docs/paradigms.md).
 DEFAULT_NS = "4-11"
 DEFAULT_REPEAT = 3
+#: The repetitions ``report --compare`` needs on both sides at its default alpha (0.05) to find a
+#: significant change (``reports.two_runs.repetitions_needed``; a test checks it): said in the help
+#: without importing the reports.
+SIGNIFICANT_REPEAT = 4
 DEFAULT_TIMEOUT = 60.0
 DEFAULT_STORE_LIMIT = 100_000
 DEFAULT_OUT = "nqueens-report"
@@ -130,7 +134,9 @@ def add_parser(subparsers: Any) -> None:
                         "recorded as skipped (default: none with --backends; the default comparison's "
                         "bounds of pb, smt and mip)")
     parser.add_argument("--repeat", type=integer("--repeat", 1, MAX_REPEAT), default=DEFAULT_REPEAT, metavar="R",
-                        help=f"repetitions of each run (default {DEFAULT_REPEAT})")
+                        help=f"repetitions of each run (default {DEFAULT_REPEAT}; report --compare needs "
+                        f"{SIGNIFICANT_REPEAT} or more on both sides to find a significant change at its default "
+                        "alpha 0.05)")
     parser.add_argument("--timeout", "--time-limit", dest="timeout", type=number("--timeout"), default=DEFAULT_TIMEOUT,
                         metavar="S", help=f"seconds each run may take before it is killed (default {DEFAULT_TIMEOUT:g}; "
                         "--time-limit is the same flag, as in solve)")
@@ -145,7 +151,10 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--store-limit", type=integer("--store-limit", 1), default=DEFAULT_STORE_LIMIT, metavar="K",
                         help="solutions kept per run for the exact set comparison; beyond K, sets are compared "
                         f"by fingerprint (default {DEFAULT_STORE_LIMIT:,})")
-    parser.add_argument("--force", action="store_true", help="overwrite an existing report in --out")
+    parser.add_argument("--force", action="store_true",
+                        help="replace the earlier comparison in --out whole: its report of any format, results "
+                        "and plot (without --force, a --out holding one is refused; empty files, as a shell "
+                        "redirect makes, do not count)")
     parser.add_argument("--task", choices=("all", "first", "complete", "files", "count"), default="all",
                         help="what each run asks for: every solution (default), the first one, one "
                         "completion of random partial boards (see --preplaced), one solution of each "
@@ -262,6 +271,7 @@ def run(args: argparse.Namespace) -> int:
     outputs = OutputFiles.in_directory(args.out, args.format)
     if not args.force:
         outputs.refuse_to_overwrite()
+    earlier = outputs.earlier()  # replaced whole once the new report is written (--force)
     outputs.prepare()
 
     command = _repeat_command(args, labels, baseline, memory_limit, largest_n)
@@ -309,6 +319,7 @@ def run(args: argparse.Namespace) -> int:
         if bar is not None:
             bar.close()
     _write_outputs(args, outputs, results)
+    outputs.remove_earlier(earlier)
     return _exit_status(results)
 
 
