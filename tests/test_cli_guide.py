@@ -166,9 +166,9 @@ def test_a_long_single_count_shows_its_line_on_a_terminal(
     monkeypatch.setattr(sys, "stderr", terminal)
     assert main(["solve", "10", "--count", "--backend", "bitboard", "-O", "kernel=python"]) == 0
     assert capsys.readouterr().out == "724\n"
-    assert "nqueens-cp: counting n = 10 with bitboard: 0 s (about " in terminal.getvalue()
+    assert "nqueens-cp: counting the solutions of n = 10 with bitboard: 0 s (about " in terminal.getvalue()
     assert main(["solve", "30", "--backend", "backtrack"]) == 0
-    assert "searching for a solution n = 30 with backtrack" in terminal.getvalue()
+    assert "looking for a solution of n = 30 with backtrack" in terminal.getvalue()
 
 
 def test_estimates_grow_as_the_published_counts() -> None:

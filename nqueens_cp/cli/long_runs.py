@@ -83,5 +83,5 @@ def long_run(args: argparse.Namespace, instance: Instance, what: str) -> Context
     expected = None
     if what == "count" and args.backend == "bitboard" and not (instance.fixed or instance.blocked):
         expected = count_seconds(instance.n) if args.limit is None else None
-    doing = "counting" if what == "count" else "searching for a solution"
+    doing = "counting the solutions of" if what == "count" else "looking for a solution of"
     return Ticker(sys.stderr, f"{doing} n = {instance.n} with {args.backend}", expected=expected, after=TICK_AFTER)
