@@ -49,10 +49,10 @@ def count_seconds(n: int) -> float:
 def count_note(instance: Instance, backend: str, unique: bool) -> str | None:
     """The note said before counting an empty board past the published counts: the count cannot be
     checked, and what it will cost; None when there is a published count (or pre-placed queens)."""
-    from ..progress import format_seconds
-
     if instance.fixed or instance.blocked or published_count(instance, unique=unique) is not None:
         return None
+    from ..progress import format_seconds
+
     last = max(A000170)
     ratio = A000170[last] / A000170[last - 1]
     step = ratio - A000170[last - 1] / A000170[last - 2]
@@ -76,10 +76,10 @@ def announce_count(args: argparse.Namespace, instance: Instance) -> None:
 def long_run(args: argparse.Namespace, instance: Instance, what: str) -> ContextManager[object]:
     """The terminal line around one ``solve`` call of ``what`` (``count`` or ``first``): elapsed time,
     and for an empty board's count by ``bitboard`` the estimated total (see the module docstring)."""
-    from ..progress import Ticker
-
     if not sys.stderr.isatty():
         return nullcontext()
+    from ..progress import Ticker
+
     expected = None
     if what == "count" and args.backend == "bitboard" and not (instance.fixed or instance.blocked):
         expected = count_seconds(instance.n) if args.limit is None else None
