@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Iterable
+
 
 class NQueensError(Exception):
     """Base of every error raised by nqueens-cp."""
@@ -123,3 +125,12 @@ def describe_exception(error: BaseException) -> str:
         last = frames[-1]
         text += f" (at {os.path.basename(last.filename)}:{last.lineno} in {last.name})"
     return text
+
+
+def did_you_mean(word: str, choices: Iterable[str]) -> str:
+    """``"; did you mean 'cpsat'?"`` for the choice closest to ``word`` (case ignored), or ``""``."""
+    from difflib import get_close_matches
+
+    by_lower = {choice.lower(): choice for choice in choices}
+    close = get_close_matches(word.lower(), list(by_lower), n=1, cutoff=0.6)
+    return f"; did you mean {by_lower[close[0]]!r}?" if close else ""

@@ -10,7 +10,13 @@ from itertools import islice
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterator, Mapping, Protocol
 
-from ..errors import BackendOptionError, BackendUnavailableError, ModelTooLargeError, NQueensError
+from ..errors import (
+    BackendOptionError,
+    BackendUnavailableError,
+    ModelTooLargeError,
+    NQueensError,
+    did_you_mean,
+)
 from ..instance import Instance, Solution
 from ..models.geometry import ModelSize
 from ..symmetry import is_canonical, require_symmetric
@@ -67,7 +73,8 @@ class OptionSpec:
             converted = self.normalize(converted)
         if self.choices is not None and converted not in self.choices:
             allowed = ", ".join(map(str, self.choices))
-            raise BackendOptionError(f"option {self.name}: unknown value {value!r} (choose from {allowed})")
+            hint = did_you_mean(str(value), map(str, self.choices))
+            raise BackendOptionError(f"option {self.name}: unknown value {value!r}{hint} (choose from {allowed})")
         if self.type is float and math.isnan(converted):
             raise BackendOptionError(f"option {self.name}: must be a number, got {value!r}")
         if self.minimum is not None and converted < self.minimum:
@@ -149,7 +156,7 @@ class Backend(ABC):
         if unknown:
             known = ", ".join(specs) or "none"
             raise BackendOptionError(
-                f"backend {self.name} has no option {unknown[0]!r} (its options: {known})"
+                f"backend {self.name} has no option {unknown[0]!r}{did_you_mean(unknown[0], specs)} (its options: {known})"
             )
         values = {name: spec.default for name, spec in specs.items()}
         values.update({name: specs[name].coerce(value) for name, value in options.items()})

@@ -14,7 +14,7 @@ from typing import Any
 from ..arguments import require_str
 from ..errors import BackendOptionError, UnknownBackendError
 from .base import Backend
-from .registry import backend_class
+from .registry import backend_class, canonical_backend_name
 
 
 def _jsonable(value: Any) -> Any:
@@ -60,6 +60,7 @@ class Configuration:
         """Parse and validate one label: an unknown backend, option or value raises an
         ``NQueensError``; with ``available`` (the default) so does a backend that cannot run here."""
         name, options = cls.split(text)
+        name = canonical_backend_name(name)  # CPSAT:... is cpsat:...
         backend_type = backend_class(name)
         if available:
             backend_type.ensure_available()

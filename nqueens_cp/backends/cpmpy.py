@@ -23,7 +23,7 @@ import warnings
 from functools import cache
 from typing import Any, ClassVar, Iterator
 
-from ..errors import BackendOptionError
+from ..errors import BackendOptionError, did_you_mean
 from ..instance import Instance, Solution
 from ..interrupts import python_signal_handlers_back
 from ..models.cpmpy_model import build_cpmpy_model
@@ -120,7 +120,8 @@ class CpmpyBackend(Backend):
         # would hand that to every worker it forks, under their address-space limit).
         if self.options["solver"] not in KNOWN_SOLVERS:
             raise BackendOptionError(
-                f"option solver: unknown value {self.options['solver']!r} (choose from {', '.join(KNOWN_SOLVERS)})")
+                f"option solver: unknown value {self.options['solver']!r}"
+                f"{did_you_mean(self.options['solver'], KNOWN_SOLVERS)} (choose from {', '.join(KNOWN_SOLVERS)})")
 
     def _check_solver(self) -> None:
         """Refuse, in one line, a known CPMpy solver that CPMpy does not find usable here (CPMpy's own

@@ -24,7 +24,7 @@ import warnings
 from functools import cache
 from typing import Any, ClassVar, Iterator
 
-from ..errors import BackendOptionError, SolverError
+from ..errors import BackendOptionError, SolverError, did_you_mean
 from ..instance import Instance, Solution
 from ..models.reduction import reduce_instance, uses_reduction
 from ..models.text import minizinc_text
@@ -98,7 +98,8 @@ class MiniZincBackend(Backend):
         solvers = installed_solvers()
         if solvers and self.options["solver"] not in solvers:
             raise BackendOptionError(
-                f"option solver: unknown value {self.options['solver']!r} (choose from {', '.join(solvers)})"
+                f"option solver: unknown value {self.options['solver']!r}"
+                f"{did_you_mean(self.options['solver'], solvers)} (choose from {', '.join(solvers)})"
             )
 
     @classmethod

@@ -16,7 +16,7 @@ import inspect
 from typing import TYPE_CHECKING, Any
 
 from ..arguments import require_str
-from ..errors import BackendUnavailableError, UnknownBackendError
+from ..errors import BackendUnavailableError, UnknownBackendError, did_you_mean
 from .base import Backend
 
 if TYPE_CHECKING:
@@ -125,18 +125,27 @@ def unregister_backend(name: str) -> None:
     _REGISTRY.pop(name, None)
 
 
-def backend_class(name: str) -> type[Backend]:
-    """The class registered as ``name``; imports its module, but not its solver package."""
+def canonical_backend_name(name: str) -> str:
+    """The registered name ``name`` stands for, case ignored (``CPSAT`` -> ``cpsat``); an
+    ``UnknownBackendError`` naming the closest one otherwise."""
     require_str(name, "backend name")
-    if name not in _REGISTRY:  # a built-in name needs no look at the installed packages (start-up time)
-        _find_plugins()
-        if name in _PLUGINS:
-            _REGISTRY[name] = _load_plugin(name, _PLUGINS[name])
-    try:
-        target = _REGISTRY[name]
-    except KeyError:
-        known = ", ".join(backend_names())
-        raise UnknownBackendError(f"unknown backend {name!r} (choose from {known})") from None
+    if name in _REGISTRY:  # a built-in name needs no look at the installed packages (start-up time)
+        return name
+    names = backend_names()
+    if name in names:
+        return name
+    same = [known for known in names if known.lower() == name.lower()]
+    if len(same) == 1:
+        return same[0]
+    raise UnknownBackendError(f"unknown backend {name!r}{did_you_mean(name, names)} (choose from {', '.join(names)})")
+
+
+def backend_class(name: str) -> type[Backend]:
+    """The class registered as ``name`` (case ignored); imports its module, but not its solver package."""
+    name = canonical_backend_name(name)
+    if name not in _REGISTRY:
+        _REGISTRY[name] = _load_plugin(name, _PLUGINS[name])
+    target = _REGISTRY[name]
     if isinstance(target, str):
         module_name, _, class_name = target.partition(":")
         target = getattr(importlib.import_module(module_name), class_name)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import importlib.util
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
-from ..errors import BackendOptionError
+from ..errors import BackendOptionError, did_you_mean
 from ..instance import Instance, Solution
 from ..interrupts import off_main_thread, raise_if_interruption
 from ..models.cnf import DEFAULT_ENCODING, ENCODINGS, QueensCnf, build_cnf
@@ -74,7 +74,7 @@ def canonical_solver_name(name: str) -> str:
             if canonical in ENUMERATING_SOLVERS:
                 return str(canonical)
     raise BackendOptionError(
-        f"unknown solver {name!r} (choose from {', '.join(ENUMERATING_SOLVERS)})"
+        f"unknown solver {name!r}{did_you_mean(wanted, ENUMERATING_SOLVERS)} (choose from {', '.join(ENUMERATING_SOLVERS)})"
     )
 
 

@@ -10,7 +10,7 @@ import gc
 import importlib
 import os
 import sys
-from typing import TYPE_CHECKING, NoReturn, Sequence
+from typing import TYPE_CHECKING, Any, NoReturn, Sequence
 
 from ..errors import NQueensError, SearchStoppedError
 
@@ -32,11 +32,39 @@ class UsageError(NQueensError):
 
 
 class OneLineParser(argparse.ArgumentParser):
-    """An ArgumentParser whose errors are one line on stderr and exit status 2."""
+    """An ArgumentParser whose errors are one line on stderr and exit status 2, naming the closest
+    command, flag or choice to a mistyped one ("did you mean")."""
 
     def error(self, message: str) -> NoReturn:
         sys.stderr.write(f"{PROG}: error: {message}\n")
         raise SystemExit(2)
+
+    def _check_value(self, action: argparse.Action, value: Any) -> None:
+        if action.choices is not None and value not in action.choices:
+            from ..errors import did_you_mean
+
+            choices = ", ".join(map(repr, action.choices))
+            hint = did_you_mean(str(value), map(str, action.choices))
+            raise argparse.ArgumentError(action, f"invalid choice: {value!r}{hint} (choose from {choices})")
+
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None,
+    ) -> tuple[argparse.Namespace, list[str]]:
+        if self._subparsers is None and args is not None:  # a sub-command's parser: it knows its flags
+            # An unknown flag is named first: its value would otherwise be read as a positional argument.
+            from ..errors import did_you_mean
+
+            flags = [flag for action in self._actions for flag in action.option_strings if flag.startswith("--")]
+            for word in args:
+                if word == "--":
+                    break
+                name = word.partition("=")[0]
+                if name.startswith("--") and not any(flag.startswith(name) for flag in flags):
+                    self.error(f"unrecognized argument {name}{did_you_mean(name, flags)}")
+        parsed, extras = super().parse_known_args(args, namespace)
+        if extras and self._subparsers is None:
+            self.error(f"unrecognized arguments: {' '.join(extras)}")
+        return parsed, extras
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
@@ -51,7 +79,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=OneLineParser)
-    subparsers.required = True
+    subparsers.required = False  # no command: the usage and the commands, see _main
     for name in COMMANDS if command not in COMMANDS else (command,):
         importlib.import_module(f"{__name__}.{name}").add_parser(subparsers)
     return parser
@@ -79,6 +107,9 @@ def _main(argv: Sequence[str] | None, sigint: SigintWatch) -> int:
         arguments = sys.argv[1:] if argv is None else list(argv)
         parser = build_parser(arguments[0] if arguments else None)
         args = parser.parse_args(arguments)
+        if args.command is None:
+            sys.stderr.write(parser.format_help())
+            parser.error(f"give a COMMAND ({PROG} COMMAND --help shows its options)")
         status: int = args.run(args)
         sys.stdout.flush()  # a full disk or a closed pipe shows here, not at interpreter exit
     except SystemExit as stop:  # argparse: --help, --version, or a usage error already reported

@@ -8,6 +8,15 @@ from typing import Any, Callable
 from ..errors import InvalidInstanceError
 from ..instance import MAX_N, Instance
 
+#: The built-in backends that take each option of :data:`OPTION_FLAGS` (tests check it against their
+#: option specs; the help says it without importing every backend).
+OPTION_BACKENDS: dict[str, tuple[str, ...]] = {
+    "encoding": ("sat", "ganak", "approxmc"),
+    "solver": ("sat", "minizinc", "cpmpy", "xcsp3"),
+    "search_workers": ("cpsat",),
+    "time_limit": ("cpsat", "mip", "localsearch"),
+}
+
 #: The backend options that have a flag of their own on the solving commands (others go by ``-O``).
 OPTION_FLAGS: dict[str, str] = {
     "encoding": "--encoding",
@@ -53,6 +62,14 @@ def number(name: str) -> Callable[[str], float]:
 board_size = integer("N", minimum=0, maximum=MAX_N)
 
 
+def backend_name(text: str) -> str:
+    """argparse type for ``--backend``: the registered name, case ignored; unknown names are refused
+    naming the closest one."""
+    from ..backends.registry import canonical_backend_name
+
+    return canonical_backend_name(text)
+
+
 def square(flag: str) -> Callable[[str], tuple[int, int]]:
     """argparse type for a square ``R:C`` (0-based row and column) given with ``flag``."""
 
@@ -72,13 +89,35 @@ def square(flag: str) -> Callable[[str], tuple[int, int]]:
 fixed_square = square("--fix")
 
 
+class PositionalOrFlag(argparse.Action):
+    """Stores a value that may be given as a positional argument or as a flag (``8`` or ``--n 8``):
+    an absent positional leaves the flag's value alone, and two different values are refused."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        if values is None:  # the positional, not given
+            return
+        given = getattr(namespace, self.dest, None)
+        if given is not None and given != values:
+            parser.error(f"{self.metavar} given twice, as {_shown(given)} and {_shown(values)}: give it once")
+        setattr(namespace, self.dest, values)
+
+
+def _shown(value: Any) -> str:
+    """A parsed value as it is written on the command line (a tuple of sizes as ``4,5``)."""
+    return ",".join(map(str, value)) if isinstance(value, tuple) else str(value)
+
+
 def add_board_arguments(
     parser: argparse.ArgumentParser, *, n_help: str = "board size (n >= 0)",
     fix_help: str = "pre-place a queen (0-based)",
 ) -> None:
     """The instance every board command takes: ``N`` or ``--instance FILE`` (``--diagonals D``),
     and any number of ``--fix R:C`` and ``--block R:C``."""
-    parser.add_argument("n", type=board_size, metavar="N", nargs="?", help=f"{n_help}; not with --instance")
+    parser.add_argument("n", type=board_size, metavar="N", nargs="?", action=PositionalOrFlag,
+                        help=f"{n_help}; not with --instance")
+    parser.add_argument("--n", dest="n", type=board_size, metavar="N", action=PositionalOrFlag,
+                        help="the same as N (as compare --n)")
     parser.add_argument("--fix", type=fixed_square, action="append", metavar="R:C", help=fix_help)
     parser.add_argument("--block", type=square("--block"), action="append", metavar="R:C",
                         help="block a square: no queen may stand there (0-based)")
@@ -124,13 +163,16 @@ def option_pair(text: str) -> tuple[str, str]:
 def add_backend_options(parser: argparse.ArgumentParser) -> None:
     """The backend options every solving command accepts (each goes to the chosen backend)."""
     group = parser.add_argument_group("backend options (passed to the backend, which checks them)")
-    group.add_argument(OPTION_FLAGS["encoding"], help="sat: cardinality encoding (see `nqueens-cp backends`)")
-    group.add_argument(OPTION_FLAGS["solver"], help="sat: PySAT solver name (see `nqueens-cp backends`)")
+    group.add_argument(OPTION_FLAGS["encoding"], help=f"{_takers('encoding')}: cardinality encoding of the CNF "
+                       "(see `nqueens-cp backends`)")
+    group.add_argument(OPTION_FLAGS["solver"], help="sat: PySAT solver name; minizinc, cpmpy, xcsp3: their solver "
+                       "(see `nqueens-cp backends`)")
     group.add_argument(OPTION_FLAGS["search_workers"], type=integer("--search-workers", 1), metavar="W",
                        help="cpsat: number of CP-SAT search workers for a first solution (a portfolio; "
                        "enumeration and counting always use one: split them with --workers)")
-    group.add_argument(OPTION_FLAGS["time_limit"], type=number("--time-limit"), metavar="SECONDS",
-                       help="cpsat: time limit in seconds")
+    group.add_argument(OPTION_FLAGS["time_limit"], "--timeout", dest="time_limit", type=number("--time-limit"),
+                       metavar="SECONDS", help=f"{_takers('time_limit')}: seconds the backend may search before it "
+                       "stops (--timeout is the same flag, as in compare)")
     group.add_argument(
         "-O", "--option", dest="extra_options", type=option_pair, action="append", default=None,
         metavar="KEY=VALUE", help="any other backend option, e.g. -O strategy=plain",
@@ -142,8 +184,15 @@ def add_backend_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _takers(option: str) -> str:
+    """``cpsat, mip, localsearch``: the built-in backends that take ``option``."""
+    return ", ".join(OPTION_BACKENDS[option])
+
+
 def backend_options(args: argparse.Namespace) -> dict[str, Any]:
-    """The backend options given on the command line, by backend option name; applies ``--max-model-mb``."""
+    """The backend options given on the command line, by backend option name; applies ``--max-model-mb``.
+    With ``args.backend`` chosen, an option it does not take but another backend does is refused
+    naming that backend (``--encoding seqcounter``: add ``--backend sat``)."""
     from ..backends.limits import set_budget_mb
 
     set_budget_mb(getattr(args, "max_model_mb", None))
@@ -153,7 +202,36 @@ def backend_options(args: argparse.Namespace) -> dict[str, Any]:
         if value is not None:
             options[name] = value
     options.update(dict(args.extra_options or ()))
+    if getattr(args, "backend", None) is not None:
+        refuse_misplaced_options(args.backend, options)
     return options
+
+
+def refuse_misplaced_options(backend: str, options: dict[str, Any]) -> None:
+    """A ``UsageError`` for an option ``backend`` does not take that another backend does, naming the
+    first that takes its value; a misspelt option of ``backend`` itself is left to the backend."""
+    from ..backends.registry import backend_class, backend_names
+    from ..errors import NQueensError, did_you_mean
+    from . import UsageError
+
+    own = {spec.name for spec in backend_class(backend).option_specs}
+    for key, value in options.items():
+        if key in own or (key not in OPTION_FLAGS and did_you_mean(key, own)):  # a flag cannot be misspelt here
+            continue
+        takers: list[str] = []
+        for name in backend_names():
+            try:
+                specs = {spec.name: spec for spec in backend_class(name).option_specs}
+                if key in specs:
+                    specs[key].coerce(value)
+                    takers.append(name)
+            except NQueensError:  # cannot be loaded here, or refuses this value
+                continue
+        if takers:
+            shown = f"{value:g}" if isinstance(value, float) else value
+            flag = f"{OPTION_FLAGS[key]} {shown}" if key in OPTION_FLAGS else f"-O {key}={value}"
+            raise UsageError(f"backend {backend} has no option {key!r} ({flag} is an option of "
+                             f"{', '.join(takers)}): add --backend {takers[0]}")
 
 
 def check_squares(n: int, fixed: list[tuple[int, int]] | None, flag: str = "--fix") -> list[tuple[int, int]]:

@@ -12,7 +12,7 @@ import sys
 from typing import TYPE_CHECKING, Any, Sequence
 
 from ..instance import MAX_N
-from .common import integer, number
+from .common import PositionalOrFlag, integer, number
 
 if TYPE_CHECKING:
     from ..harness.results import ComparisonResults
@@ -22,6 +22,10 @@ if TYPE_CHECKING:
 #: with other jobs (load 4 to 6), measured with and without pb, smt and mip (docs/paradigms.md).
 DEFAULT_NS = "4-11"
 DEFAULT_REPEAT = 3
+#: The repetitions ``report --compare`` needs on both sides at its default alpha (0.05) to find a
+#: significant change (``reports.two_runs.repetitions_needed``; a test checks it): said in the help
+#: without importing the reports.
+SIGNIFICANT_REPEAT = 4
 DEFAULT_TIMEOUT = 60.0
 DEFAULT_STORE_LIMIT = 100_000
 DEFAULT_OUT = "nqueens-report"
@@ -48,11 +52,13 @@ def board_sizes(text: str) -> tuple[int, ...]:
             first = int(low)
             last = int(high) if sep else first
         except ValueError:
-            raise argparse.ArgumentTypeError(f"--n takes sizes like 4-12 or 4,6,8, got {text!r}") from None
-        if first < 0 or last < first:
-            raise argparse.ArgumentTypeError(f"--n: {part.strip()!r} is not a range of sizes >= 0")
+            raise argparse.ArgumentTypeError(f"sizes are written like 4-12 or 4,6,8, got {text!r}") from None
+        if first < 0:
+            raise argparse.ArgumentTypeError(f"{part.strip()!r}: sizes must be >= 0")
+        if last < first:
+            raise argparse.ArgumentTypeError(f"{part.strip()!r} is reversed: write {last}-{first}")
         if last > MAX_N:
-            raise argparse.ArgumentTypeError(f"--n: sizes must be <= {MAX_N}, got {last}")
+            raise argparse.ArgumentTypeError(f"sizes must be <= {MAX_N}, got {last}")
         sizes.update(range(first, last + 1))
     return tuple(sorted(sizes))
 
@@ -113,7 +119,9 @@ def add_parser(subparsers: Any) -> None:
         ),
         epilog=f"Exit status: {EXIT_STATUSES}.",
     )
-    parser.add_argument("--n", type=board_sizes, default=None, metavar="SIZES",
+    parser.add_argument("n", type=board_sizes, nargs="?", default=None, metavar="SIZES", action=PositionalOrFlag,
+                        help="the same as --n SIZES (as solve N)")
+    parser.add_argument("--n", type=board_sizes, default=None, metavar="SIZES", action=PositionalOrFlag,
                         help=f"board sizes: 4-12, 4,6,8 or 4-8,10 (default {DEFAULT_NS}; with --files: the "
                         "sizes of the files, or only those of them given here)")
     parser.add_argument("--backends", metavar="LIST",
@@ -126,9 +134,12 @@ def add_parser(subparsers: Any) -> None:
                         "recorded as skipped (default: none with --backends; the default comparison's "
                         "bounds of pb, smt and mip)")
     parser.add_argument("--repeat", type=integer("--repeat", 1, MAX_REPEAT), default=DEFAULT_REPEAT, metavar="R",
-                        help=f"repetitions of each run (default {DEFAULT_REPEAT})")
-    parser.add_argument("--timeout", type=number("--timeout"), default=DEFAULT_TIMEOUT, metavar="S",
-                        help=f"seconds each run may take before it is killed (default {DEFAULT_TIMEOUT:g})")
+                        help=f"repetitions of each run (default {DEFAULT_REPEAT}; report --compare needs "
+                        f"{SIGNIFICANT_REPEAT} or more on both sides to find a significant change at its default "
+                        "alpha 0.05)")
+    parser.add_argument("--timeout", "--time-limit", dest="timeout", type=number("--timeout"), default=DEFAULT_TIMEOUT,
+                        metavar="S", help=f"seconds each run may take before it is killed (default {DEFAULT_TIMEOUT:g}; "
+                        "--time-limit is the same flag, as in solve)")
     parser.add_argument("--memory-limit", type=number("--memory-limit (MB)"), default=None, metavar="MB",
                         help="resident memory each worker may use; one that grows past it is killed and "
                         "recorded as oom (out of memory), like a timeout (default: half of this machine's memory)")
@@ -140,7 +151,10 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--store-limit", type=integer("--store-limit", 1), default=DEFAULT_STORE_LIMIT, metavar="K",
                         help="solutions kept per run for the exact set comparison; beyond K, sets are compared "
                         f"by fingerprint (default {DEFAULT_STORE_LIMIT:,})")
-    parser.add_argument("--force", action="store_true", help="overwrite an existing report in --out")
+    parser.add_argument("--force", action="store_true",
+                        help="replace the earlier comparison in --out whole: its report of any format, results "
+                        "and plot (without --force, a --out holding one is refused; empty files, as a shell "
+                        "redirect makes, do not count)")
     parser.add_argument("--task", choices=("all", "first", "complete", "files", "count"), default="all",
                         help="what each run asks for: every solution (default), the first one, one "
                         "completion of random partial boards (see --preplaced), one solution of each "
@@ -257,6 +271,7 @@ def run(args: argparse.Namespace) -> int:
     outputs = OutputFiles.in_directory(args.out, args.format)
     if not args.force:
         outputs.refuse_to_overwrite()
+    earlier = outputs.earlier()  # replaced whole once the new report is written (--force)
     outputs.prepare()
 
     command = _repeat_command(args, labels, baseline, memory_limit, largest_n)
@@ -304,6 +319,7 @@ def run(args: argparse.Namespace) -> int:
         if bar is not None:
             bar.close()
     _write_outputs(args, outputs, results)
+    outputs.remove_earlier(earlier)
     return _exit_status(results)
 
 

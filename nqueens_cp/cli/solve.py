@@ -12,7 +12,15 @@ from ..errors import SearchBoundError, SearchStoppedError
 from ..instance import Instance
 from . import EXIT_STOPPED
 from .certify import add_certify_arguments, run_certified, wants_certificate
-from .common import add_backend_options, add_board_arguments, backend_options, board_instance, integer
+from .common import (
+    add_backend_options,
+    add_board_arguments,
+    backend_name,
+    backend_options,
+    board_instance,
+    integer,
+)
+from .long_runs import announce_count, long_run
 from .output import emit_solution, write_columns
 from .split_run import add_parallel_arguments, run_split, wants_split
 
@@ -41,7 +49,7 @@ def add_parser(subparsers: Any) -> None:
     )
     add_board_arguments(parser)
     parser.add_argument(
-        "--backend", metavar="NAME",
+        "--backend", metavar="NAME", type=backend_name,
         help="backend name (see `nqueens-cp backends`); default: the fastest for the question ("
         + "; ".join(f"{DEFAULT_HELP[q]}: {b}" for q, b in DEFAULT_BACKENDS.items())
         + f"; from n = {LOCAL_SEARCH_FROM_N} the first solution: localsearch); --backend backtrack is the "
@@ -76,12 +84,15 @@ def run(args: argparse.Namespace) -> int:
             args, instance, described, options,
             lambda count, board: _matches_published(count, board, False, streamed=args.all),
         )
+    if question(args) == "count":
+        announce_count(args, instance)
     if wants_split(args):  # refuses split flags without --count/--all
         return run_split(args, instance, options)
     backend = create_backend(args.backend, **options)
     out = sys.stdout
     if args.count:
-        count = backend.count(instance, limit=args.limit, unique=args.unique)
+        with long_run(args, instance, "count"):
+            count = backend.count(instance, limit=args.limit, unique=args.unique)
         tolerance = float(getattr(backend, "count_tolerance", 0.0))
         if tolerance:  # an approximate counter: checked against its own bound, and said so
             return _approximate_count(count, tolerance, backend, instance, args.unique)
@@ -98,13 +109,15 @@ def run(args: argparse.Namespace) -> int:
     else:
         try:
             if backend.array_answers and not args.show:  # streamed from the array: no tuple is made
-                columns = backend.first_columns(instance)
+                with long_run(args, instance, "first"):
+                    columns = backend.first_columns(instance)
                 if columns is not None:
                     write_columns(columns, out, output_format=args.format)
                     return 0
                 first = None
             else:
-                first = backend.first_solution(instance)
+                with long_run(args, instance, "first"):
+                    first = backend.first_solution(instance)
         except SearchBoundError as stopped:
             sys.stderr.write(stopped.describe(described) + "\n")
             return 1

@@ -36,11 +36,26 @@ class OutputFiles:
         """Every output path."""
         return (self.report, self.json, self.csv, self.plot)
 
+    def earlier(self) -> tuple[Path, ...]:
+        """The files of an earlier comparison in the directory, of any report format: those of its
+        outputs that are not empty (an empty file is a shell redirect's, not a report)."""
+        reports = [self.directory / f"report.{ext}" for ext in dict.fromkeys(EXTENSIONS.values())]
+        candidates = dict.fromkeys([self.report, *reports, self.json, self.csv, self.plot])
+        return tuple(path for path in candidates if path.is_file() and path.stat().st_size > 0)
+
     def refuse_to_overwrite(self) -> None:
-        """``OutputExistsError`` if any output exists already."""
-        existing = [path for path in self.all() if path.exists()]
+        """``OutputExistsError`` if the directory holds an earlier comparison (:meth:`earlier`)."""
+        existing = self.earlier()
         if existing:
-            raise OutputExistsError(f"{existing[0]} exists already (use --force to overwrite, or another --out)")
+            raise OutputExistsError(f"{existing[0]} exists already (use --force to replace the earlier "
+                                    "comparison whole, or another --out)")
+
+    def remove_earlier(self, earlier: tuple[Path, ...]) -> None:
+        """Remove the files of ``earlier`` (:meth:`earlier` before this run) that this run did not
+        write: a report of another format must not sit beside the new one."""
+        for path in earlier:
+            if path not in self.all():
+                path.unlink(missing_ok=True)
 
     def prepare(self) -> None:
         """Create the directory (before anything runs, so a bad ``--out`` fails early)."""

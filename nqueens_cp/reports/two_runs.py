@@ -90,6 +90,26 @@ class RunsComparison:
         """Cells whose repetitions are too few for the test ever to reach ``alpha``."""
         return tuple(c for c in self.cells if c.min_p_value is not None and c.min_p_value >= self.alpha)
 
+    def power_note(self) -> str | None:
+        """What the :attr:`underpowered` cells need, in one sentence; None when there are none."""
+        cells = self.underpowered
+        if not cells:
+            return None
+        smallest = min(c.min_p_value for c in cells if c.min_p_value is not None)
+        fewest = min(min(len(c.base_times), len(c.new_times)) for c in cells)
+        return (f"{len(cells)} row(s) have too few repetitions ({fewest} on a side) to ever reach p < {self.alpha:g} "
+                f"(smallest possible p {smallest:.3g}): run both comparisons with --repeat "
+                f"{repetitions_needed(self.alpha)} or more")
+
+
+def repetitions_needed(alpha: float) -> int:
+    """The fewest repetitions, the same on both sides, with which the two-sided rank test can reach
+    p < ``alpha`` (its smallest p-value, 2 / C(2r, r), is 0.1 with 3 and 0.029 with 4)."""
+    repetitions = 1
+    while 2 / math.comb(2 * repetitions, repetitions) >= alpha:
+        repetitions += 1
+    return repetitions
+
 
 def _median(values: Sequence[float]) -> float | None:
     if not values:
@@ -268,11 +288,9 @@ def build_comparison_report(comparison: RunsComparison, *, fail_slower: float | 
     note = (f"Median wall time (number of repetitions). ratio = {comparison.new_name} median / "
             f"{comparison.base_name} median. p: two-sided Mann-Whitney U test of the repetitions' times; "
             f"faster/slower when p < {comparison.alpha:g}.")
-    underpowered = comparison.underpowered
-    if underpowered:
-        smallest = min(c.min_p_value for c in underpowered if c.min_p_value is not None)
-        note += (f" {len(underpowered)} row(s) have too few repetitions to ever reach p < {comparison.alpha:g} "
-                 f"(smallest possible p {smallest:.3g}): use --repeat 4 or more on both sides.")
+    power = comparison.power_note()
+    if power is not None:
+        note += f" {power[0].upper()}{power[1:]}."
     blocks += [Heading("Runtime by configuration and n"),
                Table(("configuration", "n", comparison.base_name, comparison.new_name, "ratio", "p", "verdict"),
                      tuple(cell_rows), note)]
