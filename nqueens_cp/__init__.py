@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 from .backends import Backend, ModelSize, backend_names, create_backend
+from .board import Board, board_svg, show
 from .checker import is_valid_solution, solution_problems
 from .errors import (
     BackendOptionError,
@@ -28,6 +29,7 @@ __all__ = [
     "Backend",
     "BackendOptionError",
     "BackendUnavailableError",
+    "Board",
     "Instance",
     "InvalidInstanceError",
     "ModelSize",
@@ -37,8 +39,10 @@ __all__ = [
     "UnknownBackendError",
     "__version__",
     "backend_names",
+    "board_svg",
     "create_backend",
     "is_valid_solution",
     "known_count",
+    "show",
     "solution_problems",
 ]
