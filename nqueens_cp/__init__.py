@@ -8,7 +8,7 @@
 from __future__ import annotations
 
 from .backends import Backend, ModelSize, backend_names, create_backend
-from .board import Board, board_svg, show
+from .board import BoardView, board_svg, show
 from .checker import is_valid_solution, solution_problems
 from .errors import (
     BackendOptionError,
@@ -29,7 +29,7 @@ __all__ = [
     "Backend",
     "BackendOptionError",
     "BackendUnavailableError",
-    "Board",
+    "BoardView",
     "Instance",
     "InvalidInstanceError",
     "ModelSize",

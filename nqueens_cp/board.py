@@ -2,12 +2,12 @@
 
 :func:`board_svg` draws an n x n board: a checkerboard, the queens of a solution as dark discs,
 an instance's pre-placed queens as red discs ringed in white (they are given, not found), its
-blocked squares crossed out on grey, and optionally some lines (a row, a column or a diagonal)
-shaded, as the docs' model pages use them to show which squares one constraint covers.
+blocked squares crossed out on grey, and optionally some lines (a row, a column or a diagonal) or
+squares shaded, as the docs' model pages use them to show which squares one constraint covers.
 
-:class:`Board` pairs an :class:`~nqueens_cp.instance.Instance` with an optional solution and shows
+:class:`BoardView` pairs an :class:`~nqueens_cp.instance.Instance` with an optional solution and shows
 itself in a notebook (``_repr_svg_``, as pandas and networkx objects do); ``Instance`` shows itself
-the same way. Solutions stay plain tuples: ``Board(instance, solution)`` (or :func:`show`) is the
+the same way. Solutions stay plain tuples: ``BoardView(instance, solution)`` (or :func:`show`) is the
 object to display one. Only the core is imported here, so every layer may draw.
 """
 
@@ -52,6 +52,7 @@ def board_svg(
     fixed: Iterable[tuple[int, int]] = (),
     blocked: Iterable[tuple[int, int]] = (),
     lines: Iterable[Line] = (),
+    shaded: Iterable[tuple[int, int]] = (),
     pixels: int = BOARD_PIXELS,
     title: str = "",
 ) -> str:
@@ -60,7 +61,8 @@ def board_svg(
     ``queens`` is a solution (``sol[row] == col``; ``n`` defaults to its length) or ``(row, col)``
     pairs (then ``n`` is required); ``fixed`` are
     pre-placed queens (drawn red, over any queen of ``queens`` on the same square), ``blocked``
-    squares no queen may take (crossed out), ``lines`` rows, columns or diagonals shaded blue.
+    squares no queen may take (crossed out), ``lines`` rows, columns or diagonals and ``shaded``
+    squares shaded blue.
     The picture is drawn in board units (one square = 1) and scaled by the ``viewBox``, so a
     1024 x 1024 board costs one checkerboard pattern plus one circle per queen.
     """
@@ -87,10 +89,10 @@ def board_svg(
         f'<rect y="1" width="1" height="1" fill="{_DARK}"/></pattern></defs>',
         f'<rect width="{n}" height="{n}" fill="{background}"/>',
     ]
-    shaded = sorted({sq for line in lines for sq in line_squares(n, line)})
-    if shaded:
+    marked = sorted({sq for line in lines for sq in line_squares(n, line)} | set(shaded))
+    if marked:
         parts.append(f'<g fill="{_SHADE}" fill-opacity="0.45" class="lines">'
-                     + "".join(f'<rect x="{c}" y="{r}" width="1" height="1"/>' for r, c in shaded) + "</g>")
+                     + "".join(f'<rect x="{c}" y="{r}" width="1" height="1"/>' for r, c in marked) + "</g>")
     crossed = sorted(set(blocked))
     if crossed:
         parts.append(
@@ -115,19 +117,19 @@ def board_svg(
 
 
 def instance_svg(instance: Instance, solution: Solution | None = None, *, pixels: int = BOARD_PIXELS,
-                 lines: Iterable[Line] = (), title: str = "") -> str:
+                 lines: Iterable[Line] = (), shaded: Iterable[tuple[int, int]] = (), title: str = "") -> str:
     """The board of ``instance`` (its pre-placed queens and blocked squares), with ``solution`` when given."""
     return board_svg(solution or (), n=instance.n, fixed=instance.fixed, blocked=instance.blocked,
-                     lines=lines, pixels=pixels, title=title or str(instance))
+                     lines=lines, shaded=shaded, pixels=pixels, title=title or str(instance))
 
 
 @dataclass(frozen=True)
-class Board:
+class BoardView:
     """An instance with an optional solution, drawn as SVG in a notebook (``_repr_svg_``).
 
     >>> from nqueens_cp import Instance
-    >>> Board(Instance(4), (1, 3, 0, 2))
-    Board(n=4, solution=(1, 3, 0, 2))
+    >>> BoardView(Instance(4), (1, 3, 0, 2))
+    BoardView(n=4, solution=(1, 3, 0, 2))
     """
 
     instance: Instance
@@ -143,9 +145,9 @@ class Board:
 
     def __repr__(self) -> str:
         shown = f", solution={self.solution}" if self.solution is not None else ""
-        return f"Board({self.instance}{shown})"
+        return f"BoardView({self.instance}{shown})"
 
 
-def show(solution: Solution, instance: Instance | None = None, *, pixels: int = BOARD_PIXELS) -> Board:
-    """A :class:`Board` of ``solution`` (on ``instance``, default the empty board of its size) to display."""
-    return Board(instance if instance is not None else Instance(len(solution)), tuple(solution), pixels)
+def show(solution: Solution, instance: Instance | None = None, *, pixels: int = BOARD_PIXELS) -> BoardView:
+    """A :class:`BoardView` of ``solution`` (on ``instance``, default the empty board of its size) to display."""
+    return BoardView(instance if instance is not None else Instance(len(solution)), tuple(solution), pixels)

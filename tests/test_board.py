@@ -8,7 +8,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from nqueens_cp import Board, Instance, board_svg, show
+from nqueens_cp import BoardView, Instance, board_svg, show
 from nqueens_cp.board import line_squares
 from nqueens_cp.excluded_diagonals import Diagonal, ExcludedDiagonals
 
@@ -37,7 +37,7 @@ def _centres(shapes: list[ET.Element]) -> set[tuple[int, int]]:
 
 def test_a_completion_shows_its_given_queens_apart_from_the_found_ones_and_its_blocked_squares() -> None:
     instance = Instance(6, {0: 1}, blocked=[(2, 2), (5, 5)])
-    svg = Board(instance, (1, 3, 5, 0, 2, 4)).svg()
+    svg = BoardView(instance, (1, 3, 5, 0, 2, 4)).svg()
     assert _centres(_group(svg, "fixed")) == {(0, 1)}
     assert _centres(_group(svg, "queens")) == {(1, 3), (2, 5), (3, 0), (4, 2), (5, 4)}
     blocked = [shape for shape in _group(svg, "blocked") if shape.tag == f"{SVG}rect"]
@@ -49,7 +49,7 @@ def test_instance_and_board_show_themselves_in_a_notebook() -> None:
     assert _centres(_group(instance._repr_svg_(), "fixed")) == {(2, 0)}
     assert _group(instance._repr_svg_(), "queens") == []
     shown = show((1, 3, 0, 2))
-    assert repr(shown) == "Board(n=4, solution=(1, 3, 0, 2))"
+    assert repr(shown) == "BoardView(n=4, solution=(1, 3, 0, 2))"
     assert _centres(_group(shown._repr_svg_(), "queens")) == {(0, 1), (1, 3), (2, 0), (3, 2)}
     problem = ExcludedDiagonals(5, (Diagonal("sum", 4), Diagonal("difference", 1)))
     blocked = [s for s in _group(problem._repr_svg_(), "blocked") if s.tag == f"{SVG}rect"]
@@ -79,3 +79,11 @@ def test_a_large_board_stays_small() -> None:
     svg = board_svg(solution)
     assert svg.count("<circle") == 1001 and "<pattern" in svg
     assert len(re.findall("<rect", svg)) < 10  # one checkerboard pattern, no square drawn one by one
+
+
+def test_a_decoded_answer_shows_its_queens_even_when_they_are_no_solution() -> None:
+    from nqueens_cp.export.decode import board_from_literals
+
+    decoded = board_from_literals(Instance(3), [1, 2, -3, 9])  # two queens on row 0, one on row 2
+    assert decoded.solution is None
+    assert _centres(_group(decoded._repr_svg_(), "queens")) == {(0, 0), (0, 1), (2, 2)}
