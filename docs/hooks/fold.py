@@ -70,7 +70,7 @@ def fold(markdown: str, level: int) -> str:
             in_fence = fence.group(1)
         elif in_fence and line.strip().startswith(in_fence):
             in_fence = ""
-        elif not in_fence and (heading := _HEADING.match(line)) and 2 <= len(heading.group(1)) <= level:
+        elif not in_fence and (title := _HEADING.match(line)) and 2 <= len(title.group(1)) <= level:
             sections.append([])
         sections[-1].append(line)
     out: list[str] = sections[0]

@@ -34,6 +34,7 @@ def _run(code: str, namespace: dict[str, Any]) -> tuple[str, Any]:
     """Run ``code`` in ``namespace``: what it printed, and the value of its last line if that is an expression."""
     tree = ast.parse(code)
     last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
+    assert last is None or isinstance(last, ast.Expr)
     out = io.StringIO()
     value = None
     with contextlib.redirect_stdout(out):
