@@ -81,7 +81,7 @@ def main(argv: list[str]) -> int:
     print(
         f"n = {n}: {len(found)} solutions, "
         f"first {found[0] if found else None}; "
-        f"same set as bitboard: {set(found) == reference}; "
+        f"same set as bitboard: {set(found) == reference}\n"
         f"with a queen at (0, 1): {completion}"
     )
     return 0 if ok else 1

@@ -43,7 +43,7 @@ def main(argv: list[str]) -> int:
     a, b = solution_set(instance, first), solution_set(instance, second)
     invalid = [s for s in a | b if not is_valid_solution(instance, s)]
     print(
-        f"n = {n}: {first} {len(a)} solutions, {second} {len(b)}; "
+        f"n = {n}: {first} {len(a)} solutions, {second} {len(b)}\n"
         f"only {first}: {len(a - b)}, only {second}: {len(b - a)}, "
         f"invalid: {len(invalid)}"
     )

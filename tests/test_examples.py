@@ -16,7 +16,7 @@ EXAMPLES = ROOT / "examples"
 #: Each script, the arguments the test gives it, and lines its output must hold.
 RUNS: dict[str, tuple[list[str], list[str]]] = {
     "diff_backends.py": (["7", "cpsat", "sat:encoding=ladder"],
-                         ["n = 7: cpsat 40 solutions, sat:encoding=ladder 40; only cpsat: 0"]),
+                         ["n = 7: cpsat 40 solutions, sat:encoding=ladder 40\nonly cpsat: 0,"]),
     "cnf_outside_solver.py": (["10", "seqcounter"], ["the solver says SATISFIABLE", "(checked)"]),
     "completion.py": (["12", "4", "3"], ["instance: n=12 fixed=", "both completions checked"]),
     "split_count.py": (["10", "CHECKPOINT"], ["n = 10: 724 solutions", "read back", "A000170: 724"]),
