@@ -100,6 +100,16 @@ def test_code_in_table_cells_breaks_between_words() -> None:
     )
 
 
+def test_file_paths_link_to_the_source_when_the_repository_is_known() -> None:
+    html = ("<p><code>nqueens_cp/board.py</code>, <code>benchmarks/</code>, <code>no/such/file.py</code>, "
+            '<a href="x"><code>README.md</code></a></p><pre><code>nqueens_cp/board.py</code></pre>')
+    linked = layout.link_sources(html, "https://example.org/nq/")
+    assert '<a href="https://example.org/nq/blob/main/nqueens_cp/board.py"><code>nqueens_cp/board.py</code></a>' in linked
+    assert '<a href="https://example.org/nq/tree/main/benchmarks"><code>benchmarks/</code></a>' in linked
+    assert "<code>no/such/file.py</code>," in linked and linked.count("<a ") == 3
+    assert linked.endswith("<pre><code>nqueens_cp/board.py</code></pre>")
+
+
 def test_the_home_page_lists_every_page() -> None:
     home = (DOCS / "index.md").read_text(encoding="utf-8")
     linked = set(re.findall(r"\]\(([a-z0-9-]+\.md)\)", home))
