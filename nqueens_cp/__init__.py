@@ -8,8 +8,9 @@
 from __future__ import annotations
 
 from .backends import Backend, ModelSize, backend_names, create_backend
-from .board import BoardView, board_svg, show
+from .board import board_svg
 from .checker import is_valid_solution, solution_problems
+from .display import BoardView, show
 from .errors import (
     BackendOptionError,
     BackendUnavailableError,

@@ -5,19 +5,14 @@ an instance's pre-placed queens as red discs ringed in white (they are given, no
 blocked squares crossed out on grey, and optionally some lines (a row, a column or a diagonal) or
 squares shaded, as the docs' model pages use them to show which squares one constraint covers.
 
-:class:`BoardView` pairs an :class:`~nqueens_cp.instance.Instance` with an optional solution and shows
-itself in a notebook (``_repr_svg_``, as pandas and networkx objects do); ``Instance`` shows itself
-the same way. Solutions stay plain tuples: ``BoardView(instance, solution)`` (or :func:`show`) is the
-object to display one. Only the core is imported here, so every layer may draw.
+Nothing of the package is imported here, so every module may draw (``Instance._repr_svg_``
+does); :mod:`nqueens_cp.display` has the objects a notebook shows.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from html import escape
 from typing import Iterable, Literal, Sequence, TypeAlias, cast
-
-from .instance import Instance, Solution
 
 #: Boards larger than this get a plain background (the squares would be a pixel each) and bigger discs.
 LARGE_BOARD = 64
@@ -114,40 +109,3 @@ def board_svg(
                      + "</g>")
     parts.append("</svg>")
     return "".join(parts)
-
-
-def instance_svg(instance: Instance, solution: Solution | None = None, *, pixels: int = BOARD_PIXELS,
-                 lines: Iterable[Line] = (), shaded: Iterable[tuple[int, int]] = (), title: str = "") -> str:
-    """The board of ``instance`` (its pre-placed queens and blocked squares), with ``solution`` when given."""
-    return board_svg(solution or (), n=instance.n, fixed=instance.fixed, blocked=instance.blocked,
-                     lines=lines, shaded=shaded, pixels=pixels, title=title or str(instance))
-
-
-@dataclass(frozen=True)
-class BoardView:
-    """An instance with an optional solution, drawn as SVG in a notebook (``_repr_svg_``).
-
-    >>> from nqueens_cp import Instance
-    >>> BoardView(Instance(4), (1, 3, 0, 2))
-    BoardView(n=4, solution=(1, 3, 0, 2))
-    """
-
-    instance: Instance
-    solution: Solution | None = None
-    pixels: int = BOARD_PIXELS
-
-    def svg(self) -> str:
-        """The ``<svg>`` element of the board."""
-        return instance_svg(self.instance, self.solution, pixels=self.pixels)
-
-    def _repr_svg_(self) -> str:
-        return self.svg()
-
-    def __repr__(self) -> str:
-        shown = f", solution={self.solution}" if self.solution is not None else ""
-        return f"BoardView({self.instance}{shown})"
-
-
-def show(solution: Solution, instance: Instance | None = None, *, pixels: int = BOARD_PIXELS) -> BoardView:
-    """A :class:`BoardView` of ``solution`` (on ``instance``, default the empty board of its size) to display."""
-    return BoardView(instance if instance is not None else Instance(len(solution)), tuple(solution), pixels)

@@ -61,8 +61,8 @@ def figure(boards: list[tuple[str, str]], caption: str) -> str:
 
 def _home() -> str:
     from nqueens_cp import Instance
-    from nqueens_cp.board import instance_svg
     from nqueens_cp.completion import random_partial_placement
+    from nqueens_cp.display import instance_svg
 
     eight = Instance(8)
     completion = next(
@@ -130,7 +130,7 @@ def _boolean_model() -> str:
 
 def _reduction() -> str:
     from nqueens_cp import Instance
-    from nqueens_cp.board import instance_svg
+    from nqueens_cp.display import instance_svg
     from nqueens_cp.models.reduction import reduce_instance
 
     instance = Instance(8, {1: 3, 6: 6}, blocked=[(0, 0), (3, 5), (4, 2), (7, 1)])
@@ -161,7 +161,8 @@ def _symmetries() -> str:
 
 
 def _excluded_diagonals() -> str:
-    from nqueens_cp.board import Line, board_svg, instance_svg
+    from nqueens_cp.board import Line, board_svg
+    from nqueens_cp.display import instance_svg
 
     problem = _solvable_diagonals(10, 3)
     instance = problem.instance()
