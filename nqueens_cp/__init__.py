@@ -8,7 +8,9 @@
 from __future__ import annotations
 
 from .backends import Backend, ModelSize, backend_names, create_backend
+from .board import board_svg
 from .checker import is_valid_solution, solution_problems
+from .display import BoardView, show
 from .errors import (
     BackendOptionError,
     BackendUnavailableError,
@@ -28,6 +30,7 @@ __all__ = [
     "Backend",
     "BackendOptionError",
     "BackendUnavailableError",
+    "BoardView",
     "Instance",
     "InvalidInstanceError",
     "ModelSize",
@@ -37,8 +40,10 @@ __all__ = [
     "UnknownBackendError",
     "__version__",
     "backend_names",
+    "board_svg",
     "create_backend",
     "is_valid_solution",
     "known_count",
+    "show",
     "solution_problems",
 ]

@@ -68,6 +68,10 @@ class ExcludedDiagonals:
         """The instance with every square of the excluded diagonals blocked."""
         return Instance(self.n, blocked=[sq for diagonal in self.diagonals for sq in diagonal.squares(self.n)])
 
+    def _repr_svg_(self) -> str:
+        """The board with the excluded diagonals' squares crossed out, shown by Jupyter."""
+        return self.instance()._repr_svg_()
+
     def first(self, count: int) -> ExcludedDiagonals:
         """The instance made of the first ``count`` diagonals (CSPLib: only prefixes are valid samples)."""
         if not 0 <= count <= len(self.diagonals):

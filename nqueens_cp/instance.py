@@ -124,6 +124,12 @@ class Instance:
         blocked = {c for r, c in self.blocked if r == row}
         return [c for c in range(self.n) if c not in blocked]
 
+    def _repr_svg_(self) -> str:
+        """The board drawn as SVG, shown by Jupyter (:func:`nqueens_cp.board.board_svg`)."""
+        from .board import board_svg
+
+        return board_svg(n=self.n, fixed=self.fixed, blocked=self.blocked, title=str(self))
+
     def __str__(self) -> str:
         parts = [f"n={self.n}"]
         if self.fixed:

@@ -102,6 +102,12 @@ class Board:
     solution: Solution | None
     problems: tuple[str, ...]
 
+    def _repr_svg_(self) -> str:
+        """The queens drawn as SVG, shown by Jupyter (:func:`nqueens_cp.board.board_svg`)."""
+        from ..board import board_svg
+
+        return board_svg(self.queens, n=self.n)
+
 
 def board_from_literals(instance: Instance, literals: tuple[int, ...] | list[int]) -> Board:
     """The board the true square variables of ``literals`` place on ``instance``'s n x n board."""

@@ -1,9 +1,9 @@
 """The self-contained HTML report: one file that opens anywhere, offline.
 
 Everything is inside the page: the tables, the runtime plot as inline SVG (no ``runtime.png``
-next to it is needed), the environment, the verdict at the top, and a gallery of boards drawn as
-SVG: every fundamental solution (one per symmetry class) of one small n, and the first solution
-of the largest n compared. No script, no stylesheet or font from elsewhere.
+next to it is needed), the environment, the verdict at the top, and a gallery of boards drawn by
+:func:`nqueens_cp.board.board_svg`: every fundamental solution (one per symmetry class) of one
+small n, and the first solution of the largest n compared. No script, no stylesheet or font from elsewhere.
 
 The boards of the gallery are not stored in the saved results (runs keep fingerprints, not
 solutions), and this package solves nothing: they are solved in a step before rendering, outside
@@ -15,43 +15,16 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from ..board import board_svg
 from ..harness.gallery import LARGEST_DRAWN, Gallery
 from ..harness.results import ComparisonResults
-from ..instance import Solution
 from .document import Block, Figure, Heading, Paragraph
 from .plot import runtime_plot_svg
 from .render import render_html
 from .tables import build_report
 
-#: Boards larger than this get a plain background (the squares would be a pixel each) and bigger discs.
-LARGE_BOARD = 64
-#: Width and height of a drawn board, in CSS pixels.
-BOARD_PIXELS = 160
+#: Width and height of the board of the largest n, in CSS pixels.
 LARGE_BOARD_PIXELS = 480
-
-
-def board_svg(solution: Solution, *, pixels: int = BOARD_PIXELS, title: str = "") -> str:
-    """An ``<svg>`` of the board of ``solution``: a checkerboard, one dark disc per queen.
-
-    The picture is drawn in board units (one square = 1) and scaled by the ``viewBox``, so a
-    1024 x 1024 board costs one checkerboard pattern plus one circle per queen.
-    """
-    n = len(solution)
-    label = title or f"n={n}: " + " ".join(map(str, solution))
-    # On a large board a square is a pixel or two: the discs are drawn bigger than a square so they show.
-    radius = 0.38 if n <= LARGE_BOARD else round(n / 250, 2)
-    queens = "".join(f'<circle cx="{col + 0.5}" cy="{row + 0.5}" r="{radius}"/>' for row, col in enumerate(solution))
-    pattern_id = f"squares{n}"
-    return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{pixels}" height="{pixels}" viewBox="0 0 {n} {n}" '
-        f'shape-rendering="crispEdges" role="img" aria-label="{label}">'
-        f"<title>{label}</title>"
-        f'<defs><pattern id="{pattern_id}" width="2" height="2" patternUnits="userSpaceOnUse">'
-        '<rect width="2" height="2" fill="#f0d9b5"/><rect x="1" width="1" height="1" fill="#b58863"/>'
-        '<rect y="1" width="1" height="1" fill="#b58863"/></pattern></defs>'
-        f'<rect width="{n}" height="{n}" fill="{"url(#" + pattern_id + ")" if n <= LARGE_BOARD else "#f0d9b5"}"/>'
-        f'<g fill="#1a1a1a" class="queens">{queens}</g></svg>'
-    )
 
 
 def gallery(boards: Gallery) -> list[Block]:

@@ -1,0 +1,225 @@
+"""The site's pictures, drawn from the package when the site is built: no image file is committed.
+
+An MkDocs hook (``hooks:`` in ``mkdocs.yml``). A page (or a file it includes) holding the line
+
+- ``<!-- picture: NAME -->`` gets the boards of :data:`PICTURES` ``[NAME]``, drawn by
+  :func:`nqueens_cp.board.board_svg` and solved by the package's own backends, every board checked
+  by the independent checker before it is drawn;
+- ``<!-- plot: PATH -->`` gets the runtime plot of the saved comparison ``PATH`` (a
+  ``results.json`` under the repository, e.g. ``reports/results.json``), drawn by
+  :func:`nqueens_cp.reports.plot.runtime_plot_svg` as the HTML report draws it.
+
+The markers are HTML comments, invisible where the Markdown is read as it is (GitHub), and are
+replaced in the page's HTML (``on_page_content``), so Markdown never reads the SVG. An unknown name
+or a missing file stops the build.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import random
+import re
+from functools import cache
+from pathlib import Path
+from typing import Any, Callable
+
+ROOT = Path(__file__).resolve().parents[2]
+
+_MARKER = re.compile(r"<!--\s*(picture|plot):\s*(\S+)\s*-->")
+
+#: Width of a board in a row of boards, CSS pixels.
+SMALL = 150
+
+
+def _checked(instance: Any, solution: Any) -> Any:
+    from nqueens_cp import is_valid_solution
+
+    if solution is None or not is_valid_solution(instance, solution):
+        raise ValueError(f"docs picture: no valid solution of {instance} to draw")
+    return solution
+
+
+def _first(instance: Any, backend: str = "backtrack") -> Any:
+    from nqueens_cp import create_backend
+
+    return _checked(instance, create_backend(backend).first_solution(instance))
+
+
+def figure(boards: list[tuple[str, str]], caption: str) -> str:
+    """A row of ``(svg, label)`` boards with a caption, as one HTML block."""
+    cells = "".join(
+        f'<figure style="margin:0;text-align:center">{svg}'
+        f'<figcaption style="font-size:.75rem;max-width:{SMALL + 20}px;margin:.2em auto 0">{html.escape(label)}'
+        "</figcaption></figure>"
+        for svg, label in boards
+    )
+    return (f'<figure class="nq-picture" style="margin:1em 0">'
+            f'<div style="display:flex;flex-wrap:wrap;gap:1.2em;align-items:flex-start">{cells}</div>'
+            f'<figcaption style="font-size:.8rem">{html.escape(caption)}</figcaption></figure>')
+
+
+def _home() -> str:
+    from nqueens_cp import Instance
+    from nqueens_cp.completion import random_partial_placement
+    from nqueens_cp.display import instance_svg
+
+    eight = Instance(8)
+    completion = next(
+        inst for seed in range(100)
+        if _has_solution(inst := random_partial_placement(10, 3, random.Random(seed)))
+    )
+    diagonals = _solvable_diagonals(10, 3).instance()
+    return figure([
+        (instance_svg(eight, _first(eight), pixels=SMALL), "a solution of n = 8"),
+        (instance_svg(completion, _first(completion), pixels=SMALL),
+         "a completion: 3 queens given (red), 7 found"),
+        (instance_svg(diagonals, _first(diagonals), pixels=SMALL),
+         f"Excluded Diagonals: {len(diagonals.blocked)} squares blocked (crossed out)"),
+    ], "Three kinds of instance, each solved by the backtrack backend when this page was built.")
+
+
+def _has_solution(instance: Any) -> bool:
+    from nqueens_cp import create_backend
+
+    return create_backend("backtrack").first_solution(instance) is not None
+
+
+@cache
+def _solvable_diagonals(n: int, min_free: int, seed: int = 1) -> Any:
+    """The longest prefix (CSPLib 079's samples) of the generator's instance that has a solution."""
+    from nqueens_cp.excluded_diagonals import generate
+
+    problem = generate(n, min_free, seed)
+    return next(prefix for count in range(len(problem.diagonals), -1, -1)
+                if _has_solution((prefix := problem.first(count)).instance()))
+
+
+def _integer_model() -> str:
+    from nqueens_cp import Instance
+    from nqueens_cp.board import board_svg
+
+    solution = _first(Instance(8))
+    row, col = 2, solution[2]
+    return figure([
+        (board_svg(solution, lines=[("col", col)], pixels=SMALL), f"AllDifferent(q): column {col} holds one queen"),
+        (board_svg(solution, lines=[("sum", row + col)], pixels=SMALL),
+         f"AllDifferent(q[i] + i): the diagonal row + col = {row + col}"),
+        (board_svg(solution, lines=[("difference", row - col)], pixels=SMALL),
+         f"AllDifferent(q[i] − i): the diagonal row − col = {row - col}"),
+    ], "The integer model on a solution of n = 8: one variable per row, so each row holds one queen by "
+       "construction; each AllDifferent keeps the queens apart on one kind of line (shaded: the line of "
+       f"the queen of row {row}).")
+
+
+def _boolean_model() -> str:
+    from nqueens_cp import Instance
+    from nqueens_cp.board import board_svg
+
+    solution = _first(Instance(8))
+    empty = next(d for d in range(-6, 7) if all(r - c != d for r, c in enumerate(solution)))
+    return figure([
+        (board_svg(solution, lines=[("row", 3)], pixels=SMALL), "row 3: exactly one"),
+        (board_svg(solution, lines=[("col", solution[5])], pixels=SMALL), f"column {solution[5]}: exactly one"),
+        (board_svg(solution, lines=[("sum", 7)], pixels=SMALL), "the diagonal row + col = 7: at most one"),
+        (board_svg(solution, lines=[("difference", empty)], pixels=SMALL),
+         f"the diagonal row − col = {empty}: at most one, here none"),
+    ], "The Boolean model: one variable per square; each row and column holds exactly one queen, each "
+       "diagonal at most one. The at-most-one encodings below differ only in how they state the last.")
+
+
+def _reduction() -> str:
+    from nqueens_cp import Instance
+    from nqueens_cp.display import instance_svg
+    from nqueens_cp.models.reduction import reduce_instance
+
+    instance = Instance(8, {1: 3, 6: 6}, blocked=[(0, 0), (3, 5), (4, 2), (7, 1)])
+    reduction = reduce_instance(instance)
+    return figure([
+        (instance_svg(instance, pixels=SMALL), f"{len(instance.fixed)} queens given, "
+         f"{len(instance.blocked)} squares blocked"),
+        (instance_svg(instance, pixels=SMALL, shaded=reduction.squares),
+         f"the {len(reduction.squares)} open squares the models keep (of {instance.n ** 2})"),
+        (instance_svg(instance, _first(instance), pixels=SMALL), "a completion"),
+    ], "A model that shrinks: the free rows and columns, and on them the squares no given queen attacks "
+       "and no block covers.")
+
+
+def _symmetries() -> str:
+    from nqueens_cp import Instance
+    from nqueens_cp.board import board_svg
+    from nqueens_cp.symmetry import SYMMETRIES, canonical
+
+    solution = _first(Instance(8))
+    images = [(symmetry.name, symmetry.apply(solution)) for symmetry in SYMMETRIES]
+    smallest = canonical(solution)
+    return figure([
+        (board_svg(image, pixels=110), name + (" (the smallest: kept by --unique)" if image == smallest else ""))
+        for name, image in images
+    ], "One solution of n = 8 and its images under the 8 symmetries of the square: one class. "
+       "--unique keeps the lexicographically smallest image.")
+
+
+def _excluded_diagonals() -> str:
+    from nqueens_cp.board import Line, board_svg
+    from nqueens_cp.display import instance_svg
+
+    problem = _solvable_diagonals(10, 3)
+    instance = problem.instance()
+    lines: list[Line] = [(d.kind, d.value) for d in problem.diagonals]
+    return figure([
+        (board_svg(n=10, lines=lines, pixels=SMALL),
+         f"{len(problem.diagonals)} diagonals excluded"),
+        (instance_svg(instance, _first(instance), pixels=SMALL), "their squares blocked, and a solution"),
+    ], "An Excluded Diagonals instance of n = 10 (CSPLib 079's generator, min_free 3, seed 1: the "
+       "longest prefix of its diagonals that leaves a solution), solved by the backtrack backend.")
+
+
+#: Each picture a page may ask for, by name.
+PICTURES: dict[str, Callable[[], str]] = {
+    "home": _home,
+    "integer-model": _integer_model,
+    "boolean-model": _boolean_model,
+    "reduction": _reduction,
+    "symmetries": _symmetries,
+    "excluded-diagonals": _excluded_diagonals,
+}
+
+
+@cache
+def picture(name: str) -> str:
+    """The HTML of the picture ``name`` (an error for a name not in :data:`PICTURES`)."""
+    if name not in PICTURES:
+        raise ValueError(f"docs: unknown picture {name!r} (known: {', '.join(sorted(PICTURES))})")
+    return PICTURES[name]()
+
+
+@cache
+def plot(path: str) -> str:
+    """The runtime plot of the saved comparison at ``path`` (relative to the repository) as an ``<img>``."""
+    from nqueens_cp.harness.results import ComparisonResults
+    from nqueens_cp.reports.plot import runtime_plot_svg
+
+    file = ROOT / path
+    if not file.is_file():
+        raise ValueError(f"docs: no saved comparison at {path}")
+    results = ComparisonResults.from_json(file.read_text(encoding="utf-8"))
+    svg = runtime_plot_svg(results)
+    if svg is None:
+        raise ValueError(f"docs: the comparison at {path} has nothing to plot")
+    data = base64.b64encode(svg.encode("utf-8")).decode("ascii")
+    alt = f"median wall time against n per configuration, log scale: {results.task.title}"
+    return (f'<figure class="nq-plot" style="margin:1em 0"><img src="data:image/svg+xml;base64,{data}" '
+            f'alt="{html.escape(alt)}" style="width:100%;max-width:880px">'
+            f'<figcaption style="font-size:.8rem">{html.escape(alt)}; drawn from <code>{html.escape(path)}'
+            "</code> when this page was built (x: a timeout).</figcaption></figure>")
+
+
+def render(text: str) -> str:
+    """``text`` with every picture and plot marker replaced by its HTML."""
+    return _MARKER.sub(lambda m: picture(m.group(2)) if m.group(1) == "picture" else plot(m.group(2)), text)
+
+
+def on_page_content(html_text: str, page: Any, config: Any, files: Any) -> str:
+    """MkDocs hook: draw the pictures and plots a page asks for."""
+    return render(html_text)
