@@ -240,6 +240,13 @@ def test_the_check_names_the_command_and_shows_the_diff(tmp_path: Path) -> None:
     assert second.startswith("page.md:8: $ printf") and "exit status 3 (expected 0)\noutput as shown" in second
 
 
+def test_output_that_varies_is_not_compared_but_the_exit_status_is(tmp_path: Path) -> None:
+    page = "<!-- console: output varies -->\n```console\n$ date\nMon 1 Jan\n$ false\n```\n"
+    (block,) = parse(REPO / "page.md", page)
+    (problem,) = run(block, tmp_path)
+    assert problem.startswith("page.md:5: $ false\nexit status 1 (expected 0)")
+
+
 def test_a_block_that_installs_packages_is_not_run(tmp_path: Path) -> None:
     (block,) = parse(REPO / "page.md", "```console\n$ touch ran\n$ pip install ./x && true\n```\n")
     (problem,) = run(block, tmp_path)
