@@ -6,8 +6,10 @@ prints the slowest sizes, the total, and any size without a valid answer. Each s
 this process, one after another, under a per-size cap; the result is checked with the independent
 checker. Times and the cap are CPU seconds of this process (``process_time``, ``ITIMER_PROF``;
 Unix only): on a shared machine the wall time mostly measures the other jobs, while for these
-single-threaded searches the CPU time is the wall time of an idle machine. Used for the "every n up to 1024 in under 2 s" figure of
-the first-fail search, and "every n up to 5000 within 3 s" of the default ``solve N``.
+single-threaded searches the CPU time is the wall time of an idle machine. Used for the "every n
+up to 1024 in under 2 s" figure of the first-fail search, and, with ``1 1500`` and ``200 5000
+--backend localsearch`` (the default's two searches, first-fail below n = 200), "every n up to
+5000 within 3 s" of the default ``solve N``.
 """
 
 from __future__ import annotations

@@ -1,4 +1,10 @@
-"""nqueens-cp: one N-Queens model, solved by backtracking, bitboards, OR-Tools CP-SAT and PySAT.
+"""nqueens-cp: one N-Queens model, solved every serious way, every answer checked.
+
+The backends (:func:`backend_names`; ``nqueens-cp backends`` says which run here): searches
+(``backtrack``, ``bitboard``), constraint programming (``cpsat``, ``minizinc``, ``choco``,
+``xcsp3``, ``cpmpy``), SAT and its relatives (``sat``, ``pb``, ``smt``, ``asp``), integer
+programming (``mip``), model counting (``ganak``, ``approxmc``, ``bdd``), and one solution of a
+huge board (``localsearch``, ``construction``).
 
 >>> from nqueens_cp import Instance, create_backend
 >>> create_backend("bitboard").count(Instance(8))

@@ -206,3 +206,16 @@ def test_readme_is_a_front_page_whose_links_hold() -> None:
     local = [target for target in targets if "://" not in target]
     assert local, "the README links to no page"
     assert [target for target in local if not (ROOT / target).exists()] == []
+
+
+def test_the_help_and_the_package_docstring_name_every_backend() -> None:
+    """``nqueens-cp --help`` lists the backends from the registry; the package docstring names each."""
+    import nqueens_cp
+    from nqueens_cp.backends.registry import builtin_backend_names
+
+    names = builtin_backend_names()
+    assert {"backtrack", "bitboard", "cpsat", "sat", "ganak", "localsearch", "construction"} <= set(names)
+    description = " ".join((build_parser().description or "").split())
+    assert f"{len(names)} backends: {', '.join(names)} " in description
+    assert nqueens_cp.__doc__ is not None
+    assert set(re.findall(r"``([a-z0-9]+)``", nqueens_cp.__doc__)) >= set(names)

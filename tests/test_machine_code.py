@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import ctypes
 import gc
+import hashlib
+import json
 import os
 import subprocess
 import sys
 import threading
 from pathlib import Path
+from typing import Callable
 
 import pytest
 
@@ -27,38 +30,113 @@ _COUNT_14 = (
 )
 
 
+_COUNTED_14 = "ConstellationCount(total=365596, classes=45752)"
+
+
 def _count_14(cache: Path) -> str:
+    """Count n = 14 in a new process whose machine code is kept under ``cache``: the count, and
+    whether numba and numpy were imported (they are when the kernel is compiled)."""
     env = {**os.environ, "NUMBA_CACHE_DIR": str(cache)}
     done = subprocess.run([sys.executable, "-c", _COUNT_14], cwd=REPO, env=env, capture_output=True, text=True,
-                          timeout=600)
-    assert done.returncode == 0, done.stderr
+                          timeout=300)
+    assert done.returncode == 0, (done.returncode, done.stderr)
     return done.stdout.strip()
 
 
-def test_the_first_process_compiles_and_stores_the_next_loads_without_numba(tmp_path: Path) -> None:
-    counted = "ConstellationCount(total=365596, classes=45752)"
-    assert _count_14(tmp_path) == f"{counted} True True"  # compiled by numba
-    stored = list((tmp_path / "nqueens-cp").glob("constellations.*.native"))
-    assert len(stored) == 1
-    assert _count_14(tmp_path) == f"{counted} False False"  # loaded: neither numba nor numpy imported
+@pytest.fixture(scope="module")
+def stored_14(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The kernel's cache file, as the first process compiled and stored it."""
+    cache = tmp_path_factory.mktemp("machine-code")
+    assert _count_14(cache) == f"{_COUNTED_14} True True"  # compiled by numba
+    (stored,) = (cache / "nqueens-cp").glob("constellations.*.native")
+    assert _count_14(cache) == f"{_COUNTED_14} False False"  # loaded: neither numba nor numpy imported
+    return stored
 
 
-def test_a_damaged_cache_file_is_compiled_again(tmp_path: Path) -> None:
-    assert _count_14(tmp_path).endswith("True True")
-    (stored,) = (tmp_path / "nqueens-cp").glob("constellations.*.native")
-    stored.write_bytes(stored.read_bytes()[:-100])  # cut short
-    assert _count_14(tmp_path).endswith("True True")
-    assert _count_14(tmp_path).endswith("False False")
+def test_the_first_process_compiles_and_stores_the_next_loads_without_numba(stored_14: Path) -> None:
+    header, code = stored_14.read_bytes().split(b"\n", 1)
+    assert json.loads(header)["sha256"] == hashlib.sha256(code).hexdigest()
+
+
+def _zeroed(data: bytes) -> bytes:
+    start = data.index(b"\n") + 1 + len(data) // 4
+    return data[:start] + bytes(len(data) // 4) + data[start + len(data) // 4:]
+
+
+def _bits_flipped(data: bytes) -> bytes:
+    flipped = bytearray(data)
+    start = data.index(b"\n") + 1
+    for position in range(start + 64, len(data), (len(data) - start) // 16):
+        flipped[position] ^= 1 << (position % 8)
+    return bytes(flipped)
+
+
+def _foreign_header(data: bytes) -> bytes:
+    """The same code under the header of another function: its digest matches, it does not link."""
+    header, code = data.split(b"\n", 1)
+    foreign = {**json.loads(header), "symbol": "another_kernel"}
+    return json.dumps(foreign).encode() + b"\n" + code
+
+
+@pytest.mark.parametrize("damage", [
+    pytest.param(lambda data: data[:-100], id="cut short", marks=pytest.mark.slow),
+    pytest.param(_zeroed, id="zeroed bytes"),
+    pytest.param(_bits_flipped, id="flipped bits", marks=pytest.mark.slow),
+    pytest.param(_foreign_header, id="foreign header", marks=pytest.mark.slow),
+])
+def test_a_damaged_cache_file_is_compiled_again_and_replaced(
+        damage: Callable[[bytes], bytes], stored_14: Path, tmp_path: Path) -> None:
+    """Damaged bytes of the same size once crashed every later count (SIGSEGV, SIGBUS, SIGILL, or a
+    hang) and were never replaced: each count runs in its own process here."""
+    damaged = damage(stored_14.read_bytes())
+    assert damaged != stored_14.read_bytes()
+    (tmp_path / "nqueens-cp").mkdir()
+    stored = tmp_path / "nqueens-cp" / stored_14.name
+    stored.write_bytes(damaged)
+    assert _count_14(tmp_path) == f"{_COUNTED_14} True True"  # compiled again
+    assert stored.read_bytes() != damaged
+    assert _count_14(tmp_path) == f"{_COUNTED_14} False False"  # the new file loads
+
+
+def test_stored_code_that_links_but_counts_wrong_is_compiled_again_and_replaced(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Code whose digest matches and that links is still not trusted before it counts n = 8 right:
+    here a function of the kernel's name and signature that does nothing."""
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(kernel, "_loaded", [])
+    monkeypatch.setattr(kernel, "_numba_compiled", [])
+    directory, key, _ = kernel.stored_code()
+    ir = "define void @f(i64 %n, i64 %c, i64* %t, i64* %o, i64* %s, i64* %w) { ret void }"
+    header, code = machine_code.emit_object(ir, "f", abi.SYMBOL)
+    machine_code.store(directory, abi.NAME, key, header, code)
+    assert kernel.stored_code()[2] == ({**header, "format": machine_code.FORMAT, "size": len(code),
+                                        "sha256": hashlib.sha256(code).hexdigest()}, code)
+    items = cons.constellations(11)
+    assert kernel.finish_batch(11, items) == [cons.finish(11, c) for c in items]
+    stored = kernel.stored_code()[2]
+    assert stored is not None and stored[1] != code  # replaced by the code compiled again
+    assert not kernel._numba_compiled  # and that code runs: not numba's JIT
 
 
 def test_stored_code_reads_back_and_anything_else_reads_as_absent(tmp_path: Path) -> None:
-    machine_code.store(tmp_path, "k", "key", {"symbol": "f", "externals": []}, b"\x7fELF\n\x00code")
+    code = b"\x7fELF\n\x00code and more code"
+    machine_code.store(tmp_path, "k", "key", {"symbol": "f", "externals": []}, code)
+    digest = hashlib.sha256(code).hexdigest()
     assert machine_code.load_cached(tmp_path, "k", "key") == (
-        {"symbol": "f", "externals": [], "format": machine_code.FORMAT, "size": 10}, b"\x7fELF\n\x00code")
+        {"symbol": "f", "externals": [], "format": machine_code.FORMAT, "size": len(code), "sha256": digest}, code)
     assert machine_code.load_cached(tmp_path, "k", "other key") is None
-    for damaged in (b"", b"no header", b'{"format": 1, "size": 99}\ncode', b"[1]\ncode", b"{not json\ncode"):
+    assert list(tmp_path.iterdir()) == [tmp_path / "k.key.native"]  # no temporary file left
+    header = json.dumps({"symbol": "f", "externals": [], "format": machine_code.FORMAT, "size": len(code),
+                         "sha256": digest}).encode()
+    same_size = [bytes(len(code)), code[:-1] + b"\x00", bytes([code[0] ^ 4]) + code[1:]]
+    for damaged in (b"", b"no header", b'{"format": 2, "size": 99}\ncode', b"[1]\ncode", b"{not json\ncode",
+                    *(header + b"\n" + wrong for wrong in same_size),
+                    header.replace(b'"format": 2', b'"format": 1') + b"\n" + code):
         (tmp_path / "k.key.native").write_bytes(damaged)
-        assert machine_code.load_cached(tmp_path, "k", "key") is None
+        assert machine_code.load_cached(tmp_path, "k", "key") is None, damaged
+    machine_code.discard(tmp_path, "k", "key")
+    assert not (tmp_path / "k.key.native").exists()
+    machine_code.discard(tmp_path, "k", "key")  # nothing to remove: no error
 
 
 def test_a_cache_directory_that_cannot_be_written_is_no_error(tmp_path: Path) -> None:
@@ -130,7 +208,8 @@ def test_every_engine_owns_its_target_machine() -> None:
         assert out[0] == cons.finish(8, cons.constellations(8)[0]).completions
 
 
-def test_code_that_cannot_be_linked_runs_from_numbas_jit(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_code_that_cannot_be_linked_runs_from_numbas_jit(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
     def refuse(header: object, code: bytes) -> int:
         raise RuntimeError("machine code calls numba_something_new, which this process does not define")
 

@@ -115,6 +115,13 @@ def backend_names() -> list[str]:
     return [*_REGISTRY, *(name for name in _PLUGINS if name not in _REGISTRY)]
 
 
+def builtin_backend_names() -> list[str]:
+    """The names of this package's backends, in registration order (no other package's, and no
+    module imported: cheap enough for ``--help``)."""
+    return [name for name, target in _REGISTRY.items()
+            if (target if isinstance(target, str) else target.__module__).startswith("nqueens_cp.")]
+
+
 def register_backend(name: str, target: str | type[Backend]) -> None:
     """Register ``target`` (a Backend subclass or ``"module:Class"``) under ``name``."""
     _REGISTRY[name] = target

@@ -71,11 +71,13 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The argument parser, with every sub-command registered; or, given the ``command`` about to run,
     with that one alone (the other modules and what they import stay unloaded; same parse)."""
     from .. import __version__
+    from ..backends.registry import builtin_backend_names
 
+    backends = builtin_backend_names()
     parser = OneLineParser(
         prog=PROG,
-        description="Solve, cross-validate and benchmark N-Queens across backtracking, bitboards, "
-        "OR-Tools CP-SAT and PySAT.",
+        description=f"Solve, cross-validate and benchmark N-Queens with {len(backends)} backends: "
+        f"{', '.join(backends)} (nqueens-cp backends: what each is and whether it runs here).",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=OneLineParser)

@@ -5,7 +5,8 @@ machine code is kept on disk by :mod:`.machine_code`, so a process that counts l
 llvmlite alone: neither numba nor numpy is imported (llvmlite's import and the link: about
 0.05 s, where importing numba and numpy and loading numba's own cache took 0.53-0.65 s). The
 first process after a change of the kernel, of numba or of the CPU compiles it with numba (a few
-seconds) and stores it. The call releases the GIL (ctypes does
+seconds) and stores it; stored code whose digest does not match is compiled again, and code newly
+linked counts n = 8 before it is trusted. The call releases the GIL (ctypes does
 around every foreign call), so threads of one process count batches side by side.
 """
 
@@ -16,8 +17,9 @@ import threading
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
+from ..oeis import A000170, A002562
 from .bitboard import COMPILED_MAX_N as MAX_N
-from .constellations import Constellation, ConstellationCount, Finished, tally
+from .constellations import Constellation, ConstellationCount, Finished, constellations, tally
 from .constellations_abi import (
     CTYPES_PROTOTYPE,
     NAME,
@@ -32,6 +34,9 @@ from .constellations_abi import (
 _Int64 = ctypes.c_int64
 _FinishAll = Callable[[int, int, "ctypes.Array[ctypes.c_int64]", "ctypes.Array[ctypes.c_int64]",
                        "ctypes.Array[ctypes.c_int64]", "ctypes.Array[ctypes.c_int64]"], None]
+
+#: The board every newly loaded kernel counts before it is trusted (a few milliseconds).
+CHECK_N = 8
 
 _lock = threading.Lock()
 _thread_buffers = threading.local()
@@ -55,29 +60,54 @@ def stored_code() -> tuple[Path, str, tuple[dict[str, object], bytes] | None]:
 
 
 def _kernel() -> _FinishAll:
-    """The kernel's C function: from the cache, else compiled by numba and stored (once per process,
-    the first thread to ask does it). Code this process cannot link (it calls a function the
-    process lacks, say after a numba upgrade) runs from numba's own JIT instead."""
+    """The kernel's C function, loaded once per process (the first thread to ask does it): the
+    stored machine code when it links and counts the check board right (:func:`_counts_right`),
+    else compiled by numba, checked the same way and stored in its place. Code this process cannot
+    link (it calls a function the process lacks, say after a numba upgrade) runs from numba's own
+    JIT instead."""
     with _lock:
         if _loaded:
             return _loaded[0]
         from . import machine_code
 
-        directory, key, cached = stored_code()
-        compiled = None
-        if cached is None:
+        directory, key, cached = stored_code()  # None when absent or its digest does not match
+        function = _linked(cached) if cached is not None else None
+        if function is None:
+            machine_code.discard(directory, NAME, key)
             compiled = _compile()
-            cached = machine_code.emit_object(compiled.inspect_llvm(), compiled.native_name, SYMBOL)
-            machine_code.store(directory, NAME, key, *cached)
-        try:
-            address = machine_code.link(*cached)
-        except RuntimeError:
-            compiled = compiled or _compile()
-            _numba_compiled.append(compiled)  # its code lives as long as it does
-            address = compiled.address
-        function = CTYPES_PROTOTYPE(address)
+            fresh = machine_code.emit_object(compiled.inspect_llvm(), compiled.native_name, SYMBOL)
+            function = _linked(fresh)
+            if function is not None:
+                machine_code.store(directory, NAME, key, *fresh)
+            else:
+                _numba_compiled.append(compiled)  # its code lives as long as it does
+                function = CTYPES_PROTOTYPE(compiled.address)
+                if not _counts_right(function):
+                    raise RuntimeError(f"the compiled constellation kernel miscounts n = {CHECK_N}")
         _loaded.append(function)
         return function
+
+
+def _linked(code: tuple[dict[str, object], bytes]) -> _FinishAll | None:
+    """The function of the machine ``code`` linked into this process, or None when it cannot be
+    linked or counts the check board wrong."""
+    from . import machine_code
+
+    try:
+        function: _FinishAll = CTYPES_PROTOTYPE(machine_code.link(*code))
+    except RuntimeError:
+        return None
+    return function if _counts_right(function) else None
+
+
+def _counts_right(function: _FinishAll) -> bool:
+    """Whether ``function`` counts the board of ``CHECK_N`` as published (92 solutions, 12 classes),
+    called as every count calls it: code that links is not yet code that counts."""
+    items = constellations(CHECK_N)
+    result = ConstellationCount(0, 0)
+    for constellation, finished in zip(items, _finish(function, CHECK_N, items), strict=True):
+        result = result + tally(constellation, finished)
+    return result == ConstellationCount(A000170[CHECK_N], A002562[CHECK_N])
 
 
 def _compile() -> Any:
@@ -112,7 +142,10 @@ def finish_batch(n: int, items: Sequence[Constellation]) -> list[Finished]:
         raise ValueError(f"the compiled constellation kernel handles 4 <= n <= {MAX_N}, got {n}")
     if not items:
         return []
-    kernel = _kernel()
+    return _finish(_kernel(), n, items)
+
+
+def _finish(kernel: _FinishAll, n: int, items: Sequence[Constellation]) -> list[Finished]:
     out = (_Int64 * (3 * len(items)))()
     states, scratch = _work_buffers(n)
     kernel(n, len(items), _table(items), out, states, scratch)

@@ -7,7 +7,9 @@ nothing allocated) needs none of that at run time. This module turns the optimis
 made of it into an object file for this CPU (:func:`emit_object`), keeps it in the cache directory
 under a key of everything that shaped it (:func:`cache_key`, :func:`load_cached`, :func:`store`),
 and links it into an llvmlite MCJIT engine of this process (:func:`link`): about 0.05 s with
-llvmlite's import.
+llvmlite's import. A stored file carries the SHA-256 of its code in its header and is written
+atomically; code whose digest does not match is never linked (damaged machine code crashes the
+process that runs it), so the caller compiles again and replaces it.
 
 The C functions called on error paths only (numba's GIL helpers, its exception raising, its freeing:
 a cfunc reports an exception raised inside it through them) are bound to ``abort`` when this process
@@ -32,8 +34,9 @@ from pathlib import Path
 import llvmlite
 import llvmlite.binding as llvm
 
-#: Version of the cache files' layout (a JSON header line, then the object file).
-FORMAT = 1
+#: Version of the cache files' layout (a JSON header line with the code's size and SHA-256, then
+#: the object file).
+FORMAT = 2
 
 #: numba's run-time functions a cfunc calls only to raise an exception or report one raised inside
 #: it (take the GIL, build and raise the exception, free its data); bound to ``abort`` where numba
@@ -96,31 +99,37 @@ def _cache_file(directory: Path, name: str, key: str) -> Path:
 
 
 def load_cached(directory: Path, name: str, key: str) -> tuple[dict[str, object], bytes] | None:
-    """The header and object code stored for ``name`` under ``key``, or None (none stored, or
-    unreadable)."""
+    """The header and object code stored for ``name`` under ``key``, or None: none stored,
+    unreadable, another format, or code whose size or SHA-256 is not the header's."""
     try:
         data = _cache_file(directory, name, key).read_bytes()
         line, code = data.split(b"\n", 1)
         header = json.loads(line)
     except (OSError, ValueError):
         return None
-    if not isinstance(header, dict) or header.get("format") != FORMAT or len(code) != header.get("size"):
+    if (not isinstance(header, dict) or header.get("format") != FORMAT or len(code) != header.get("size")
+            or hashlib.sha256(code).hexdigest() != header.get("sha256")):
         return None
     return header, code
 
 
 def store(directory: Path, name: str, key: str, header: dict[str, object], code: bytes) -> None:
-    """Keep ``code`` for later processes (written to a temporary file and renamed, so a reader never
-    sees half a file); a directory that cannot be written only costs the next process a compile."""
-    target = _cache_file(directory, name, key)
-    temporary = target.with_name(f"{target.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+    """Keep ``code`` for later processes, with its size and SHA-256 (written atomically, so a reader
+    never sees half a file); a directory that cannot be written only costs the next process a compile."""
+    from ..atomic import atomic_write  # only after a compile: tempfile's import is no start-up cost
+
+    stamped = {**header, "format": FORMAT, "size": len(code), "sha256": hashlib.sha256(code).hexdigest()}
     try:
         directory.mkdir(parents=True, exist_ok=True)
-        temporary.write_bytes(json.dumps({**header, "format": FORMAT, "size": len(code)}).encode() + b"\n" + code)
-        os.replace(temporary, target)
+        atomic_write(_cache_file(directory, name, key), json.dumps(stamped).encode() + b"\n" + code)
     except OSError:
-        with contextlib.suppress(OSError):
-            temporary.unlink(missing_ok=True)
+        pass
+
+
+def discard(directory: Path, name: str, key: str) -> None:
+    """Remove the code stored for ``name`` under ``key``, if any (it was found wrong)."""
+    with contextlib.suppress(OSError):
+        _cache_file(directory, name, key).unlink(missing_ok=True)
 
 
 def emit_object(ir: str, symbol: str, public_name: str) -> tuple[dict[str, object], bytes]:
