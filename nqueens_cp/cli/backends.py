@@ -23,6 +23,16 @@ def option_usage(spec: OptionSpec, choices: tuple[Any, ...] | None = None) -> st
     return f"-O {spec.name}={value}"
 
 
+def largest_board(name: str, cls: Any) -> str:
+    """The largest board the backend takes, with its default options (``backends/limits.py``)."""
+    from ..backends.limits import FIRST_SOLUTION_MAX_N, largest_accepted_n
+
+    question = "a first solution" if "first" in cls.answers else "a count"
+    lifted = ("; more with --time-limit, which stops it there" if name in FIRST_SOLUTION_MAX_N
+              and any(spec.name == "time_limit" for spec in cls.option_specs) else "")
+    return f"largest board: n = {largest_accepted_n(name):,} for {question} (memory and time bounds){lifted}"
+
+
 def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser("backends", help="list the backends, their availability and options")
     parser.set_defaults(run=run)
@@ -39,6 +49,7 @@ def run(args: argparse.Namespace) -> int:
         reason = cls.unavailable_reason()
         print(f"{name}: " + ("available" if reason is None else f"unavailable: {reason}"))
         print(f"    {cls.summary}")
+        print(f"    {largest_board(name, cls)}")
         for spec in cls.option_specs:
             choices = cls.option_choices(spec)
             print(f"    {option_usage(spec, choices)} (default {spec.default}): {spec.help}")
