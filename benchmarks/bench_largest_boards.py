@@ -9,6 +9,10 @@ backend, not a speed comparison.
 
     python benchmarks/bench_largest_boards.py                       # every backend, its largest n
     python benchmarks/bench_largest_boards.py --backends cpsat --n 256 512 1000 --cap 90
+    python benchmarks/bench_largest_boards.py --backends --down-to-an-answer --cases sat=234 sat=150 sat=100
+
+The answer goes to a temporary file (the table gives its size), not through a pipe: the largest
+boards answer hundreds of megabytes.
 """
 
 from __future__ import annotations
@@ -18,12 +22,16 @@ import os
 import resource
 import subprocess
 import sys
+import tempfile
 import time
 
 from tabulate import tabulate
 
 from nqueens_cp.backends.limits import largest_accepted_n
 from nqueens_cp.backends.registry import backend_class, backend_names
+
+#: What ``run_all.py --quick`` runs: two backends at their largest boards.
+QUICK_ARGUMENTS = ["--backends", "bitboard", "sat", "--cap", "60"]
 
 
 def run_case(name: str, n: int, cap: float) -> list[object]:
@@ -32,20 +40,21 @@ def run_case(name: str, n: int, cap: float) -> list[object]:
     argv = [sys.executable, "-m", "nqueens_cp", "solve", str(n), "--backend", name, *(["--count"] if count else [])]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               start_new_session=True)
-    try:
-        out, err = process.communicate(timeout=cap)
-        status: object = process.returncode
-    except subprocess.TimeoutExpired:
-        os.killpg(process.pid, 9)
-        out, err = process.communicate()
-        status = "capped"
+    with tempfile.TemporaryFile() as answer:
+        process = subprocess.Popen(argv, stdout=answer, stderr=subprocess.PIPE, text=True, start_new_session=True)
+        try:
+            _, err = process.communicate(timeout=cap)
+            status: object = process.returncode
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, 9)
+            _, err = process.communicate()
+            status = "capped"
+        written = answer.seek(0, os.SEEK_END)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     lines = err.strip().splitlines()
-    said = lines[-1] if lines else (f"(answer: {len(out)} chars)" if out else "")
+    said = lines[-1] if lines else (f"(answer: {written:,} bytes)" if written else "")
     return [name, "count" if count else "first", n, status, f"{wall:.1f}", f"{cpu:.1f}", said[:150]]
 
 

@@ -86,3 +86,14 @@ def test_the_backends_listing_gives_each_largest_board() -> None:
     assert (f"largest board: n = {largest_accepted_n('cpsat'):,} for a first solution (memory and time bounds); "
             "more with --time-limit, which stops it there") in cpsat.split("\n")[2]
     assert f"largest board: n = {largest_accepted_n('ganak')} for a count" in listing.split("\nganak:")[1]
+
+
+def test_the_default_first_solution_goes_to_what_answers_the_board() -> None:
+    """Beyond local search's bound an empty board goes to the construction (``solve N`` must not be
+    refused by its own default); a board with a queen placed stays with local search."""
+    from nqueens_cp.backends.defaults import default_backend
+
+    beyond = FIRST_SOLUTION_MAX_N["localsearch"] + 1
+    assert default_backend("first", Instance(beyond)) == "construction"
+    assert default_backend("first", Instance(beyond, {0: 0})) == "localsearch"
+    assert default_backend("first", Instance(beyond - 1)) == "localsearch"

@@ -138,7 +138,8 @@ def refuse_cpsat_domains(n: int) -> None:
 
 #: The largest board on which each backend, with its default options, finds a first solution
 #: within a minute on 2 shared cores (``benchmarks/bench_largest_boards.py``; benchmarks/RESULTS.md,
-#: "Every backend at its largest board"). A larger board is refused with one line naming what
+#: "Every backend at its largest board": the largest size answered of those tried, a run being
+#: stopped after 75 s of wall time on a machine loaded 7 to 9, 12 to 30 s of CPU). A larger board is refused with one line naming what
 #: answers there, unless the backend is given a time limit (option ``time_limit``): it then stops
 #: at that limit with a line saying so. Backends not named here answer every board they accept.
 FIRST_SOLUTION_MAX_N: dict[str, int] = {
@@ -147,14 +148,14 @@ FIRST_SOLUTION_MAX_N: dict[str, int] = {
     "sat": 100,  # 5.5 s CPU (n = 150: none in 16 s)
     "minizinc": 150,  # 2.6 s CPU, 15 s wall (n = 500: none in 75 s wall)
     "choco": 1_000,  # 12 s CPU (n = 3,000: none in 15 s)
-    "xcsp3": 1_000,  # (n = 3,000: ACE answered "no solution", wrongly)
-    "cpmpy": 1_000,
-    "asp": 500,
-    "pb": 400,
-    "smt": 300,
-    "mip": 300,
-    "localsearch": 100_000_000,  # 29 s (benchmarks/RESULTS.md, "One solution of huge boards")
-    "construction": 100_000_000,
+    "xcsp3": 100,  # 31 s wall (n = 300: none in 75 s; n = 3,000: ACE answered "no solution", wrongly)
+    "cpmpy": 128,  # 3.1 s CPU (n = 256: none in 13 s CPU)
+    "asp": 200,  # 2.1 s CPU, 14 s wall (n = 500: none in 13 s CPU)
+    "pb": 400,  # 9.8 s CPU (n = 1,158: none in 13 s CPU)
+    "smt": 300,  # 9.3 s CPU (n = 846: none in 17 s CPU)
+    "mip": 300,  # 12 s CPU (n = 1,036: none in 16 s CPU)
+    "localsearch": 50_000_000,  # 16 s CPU (n = 10^8: 29 s on a quieter machine, none in 39 s CPU here)
+    "construction": 100_000_000,  # 11 s CPU
 }
 
 #: Options with which a backend's first solution is not held to its bound above (its memory bounds
