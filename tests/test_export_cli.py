@@ -70,7 +70,7 @@ def test_parse_minisat_result_file_and_bare_model_and_pb_literals() -> None:
         ("s MAYBE\n", "unknown status"),
         ("1 -2 3 -1 0\n", "variable 1 is given both true and false"),
         ("s UNSATISFIABLE\nv 1 0\n", "UNSATISFIABLE but also gives a model"),
-        ("p cnf 3 2\n1 2 0\n", "is not a literal"),
+        ("p cnf 3 2\n1 2 0\n", r"this is a DIMACS CNF \(p cnf 3 2 \.\.\.\), not a solver's answer"),
     ],
 )
 def test_parse_rejects_what_is_not_a_solver_answer(text: str, message: str) -> None:
