@@ -139,9 +139,10 @@ def refuse_cpsat_domains(n: int) -> None:
 #: The largest board on which each backend, with its default options, finds a first solution
 #: within a minute on 2 shared cores (``benchmarks/bench_largest_boards.py``; benchmarks/RESULTS.md,
 #: "Every backend at its largest board": the largest size answered of those tried, a run being
-#: stopped after 75 s of wall time on a machine loaded 7 to 9, 12 to 30 s of CPU). A larger board is refused with one line naming what
-#: answers there, unless the backend is given a time limit (option ``time_limit``): it then stops
-#: at that limit with a line saying so. Backends not named here answer every board they accept.
+#: stopped after 75 s of wall time on a loaded machine, 12 to 30 s of CPU). A larger board is
+#: refused with one line naming what answers there, unless the backend is given a time limit
+#: (option ``time_limit``): it then stops at that limit with a line saying so. Backends not named
+#: here answer every board they accept.
 FIRST_SOLUTION_MAX_N: dict[str, int] = {
     "backtrack": 20_000,  # 13 s CPU (n = 30,000: none in 17 s)
     "cpsat": 256,  # 16 s CPU (n = 500: none in 18 s; n = 1,000: none in 10 minutes)
@@ -197,8 +198,8 @@ def first_solution_bound(backend: str, options: Mapping[str, object]) -> int | N
 
 
 def refuse_slow_first(instance: Instance, backend: str, options: Mapping[str, object]) -> None:
-    """Raise ``ModelTooLargeError`` for a first solution beyond ``FIRST_SOLUTION_MAX_N[backend]``,
-    unless ``options`` give a time limit."""
+    """Raise ``ModelTooLargeError`` for a first solution beyond the backend's bound with ``options``
+    (:func:`first_solution_bound`)."""
     bound = first_solution_bound(backend, options)
     if bound is None or instance.n <= bound:
         return
@@ -289,7 +290,8 @@ def refuse_row_order_first(instance: Instance, backend: str) -> None:
     if instance.n > ROW_ORDER_FIRST_MAX_N:
         raise ModelTooLargeError(
             f"{backend} searches rows in order, which finds no first solution of n > {ROW_ORDER_FIRST_MAX_N} "
-            f"in reasonable time (n = {instance.n}); use {answering_backends(instance.n, empty=_is_empty(instance))}"
+            f"in reasonable time (n = {instance.n}); use {'option search=firstfail, or ' if backend.startswith('backtrack') else ''}"
+            f"{answering_backends(instance.n, empty=_is_empty(instance), but=backend.split()[0])}"
         )
 
 
