@@ -27,7 +27,7 @@ import time
 
 from tabulate import tabulate
 
-from nqueens_cp.backends.limits import largest_accepted_n
+from nqueens_cp.backends.largest import largest_accepted_n
 from nqueens_cp.backends.registry import backend_class, backend_names
 
 #: What ``run_all.py --quick`` runs: two backends at their largest boards.

@@ -10,7 +10,8 @@ import sys
 
 import pytest
 
-from nqueens_cp.backends.limits import FIRST_SOLUTION_MAX_N, largest_accepted_n
+from nqueens_cp.backends.largest import largest_accepted_n
+from nqueens_cp.backends.limits import FIRST_SOLUTION_MAX_N
 from nqueens_cp.backends.registry import backend_class, backend_names, create_backend
 from nqueens_cp.errors import ModelTooLargeError, SearchStoppedError
 from nqueens_cp.instance import Instance

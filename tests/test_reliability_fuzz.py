@@ -248,7 +248,7 @@ BOUND_TIMEOUT = 300.0
 def _at_the_bounds() -> list[Any]:
     """Every backend asked for a first solution (a count, if it only counts) at the largest board it
     accepts and one above (backends/limits.py)."""
-    from nqueens_cp.backends.limits import largest_accepted_n
+    from nqueens_cp.backends.largest import largest_accepted_n
     from nqueens_cp.backends.registry import backend_class, backend_names
 
     params = []

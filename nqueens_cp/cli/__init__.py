@@ -92,7 +92,7 @@ def _main(argv: Sequence[str] | None, sigint: SigintWatch) -> int:
     except NQueensError as error:
         if sigint.seen or is_interruption(error):
             return _interrupted()
-        from .common import command_line_words
+        from .words import command_line_words
 
         sys.stderr.write(f"{PROG}: error: {command_line_words(str(error))}\n")
         return 2

@@ -8,7 +8,7 @@ from typing import Any
 from ..backends.base import OptionSpec
 from ..backends.registry import backend_class, backend_names, broken_plugins
 from ..errors import NQueensError
-from .common import OPTION_FLAGS
+from .words import OPTION_FLAGS
 
 
 def option_usage(spec: OptionSpec, choices: tuple[Any, ...] | None = None) -> str:
@@ -25,7 +25,8 @@ def option_usage(spec: OptionSpec, choices: tuple[Any, ...] | None = None) -> st
 
 def largest_board(name: str, cls: Any) -> str:
     """The largest board the backend takes, with its default options (``backends/limits.py``)."""
-    from ..backends.limits import FIRST_SOLUTION_MAX_N, largest_accepted_n
+    from ..backends.largest import largest_accepted_n
+    from ..backends.limits import FIRST_SOLUTION_MAX_N
 
     question = "a first solution" if "first" in cls.answers else "a count"
     lifted = ("; more with --time-limit, which stops it there" if name in FIRST_SOLUTION_MAX_N
