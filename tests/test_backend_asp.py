@@ -85,8 +85,8 @@ def test_the_program_size_is_the_line_model_size() -> None:
 
 
 def test_a_program_too_large_is_refused_in_one_line_before_it_is_built() -> None:
-    run = run_cli("solve", "2000", "--backend", "asp", "-O", "formulation=pairwise", "--max-model-mb", "500")
-    assert run.returncode == 2 and run.stderr.count("\n") == 1 and "formulation=lines" in run.stderr
+    run = run_cli("solve", "60", "--backend", "asp", "-O", "formulation=pairwise", "--max-model-mb", "10")
+    assert run.returncode == 2 and run.stderr.count("\n") == 1 and "use -O formulation=lines" in run.stderr
 
 
 def test_the_command_line_counts_and_lists_the_backend() -> None:

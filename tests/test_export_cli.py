@@ -70,7 +70,7 @@ def test_parse_minisat_result_file_and_bare_model_and_pb_literals() -> None:
         ("s MAYBE\n", "unknown status"),
         ("1 -2 3 -1 0\n", "variable 1 is given both true and false"),
         ("s UNSATISFIABLE\nv 1 0\n", "UNSATISFIABLE but also gives a model"),
-        ("p cnf 3 2\n1 2 0\n", "is not a literal"),
+        ("p cnf 3 2\n1 2 0\n", r"this is a DIMACS CNF \(p cnf 3 2 \.\.\.\), not a solver's answer"),
     ],
 )
 def test_parse_rejects_what_is_not_a_solver_answer(text: str, message: str) -> None:
@@ -171,6 +171,30 @@ def test_decode_unreadable_is_one_line_exit_2(tmp_path: Path, content: str | Non
     assert run.returncode == 2
     assert run.stderr.count("\n") == 1 and run.stderr.startswith("nqueens-cp: error: ")
     assert message in run.stderr
+
+
+def test_decode_an_answer_for_another_board_size_says_the_sizes_disagree() -> None:
+    """An 8 x 8 model's answer decoded as n = 9 (fewer variables than squares), and a 9 x 9 one as
+    n = 8 (its 81 variables solve the 9 x 9 board): one line, exit 2, not a board called invalid."""
+    smaller = cli("decode", "9", "-", stdin="s SATISFIABLE\nv " + " ".join(map(str, literals_of(SOLUTION_8))) + " 0\n")
+    assert (smaller.returncode, smaller.stdout) == (2, "")
+    assert smaller.stderr == ("nqueens-cp: error: stdin: the model has 64 variables, fewer than the 81 squares of the "
+                              "board of n = 9: the sizes disagree; it reads as an answer for n = 8\n")
+    larger = cli("decode", "8", "-", stdin=" ".join(map(str, literals_of((0, 2, 5, 7, 1, 3, 8, 6, 4)))) + " 0\n")
+    assert (larger.returncode, larger.stdout) == (2, "")
+    assert larger.stderr == ("nqueens-cp: error: stdin: the model's 81 variables are the squares of the board of "
+                             "n = 9, not 8: the sizes disagree\n")
+
+
+@pytest.mark.parametrize(
+    ("fmt", "message"),
+    [("dimacs", "stdin: this is a DIMACS CNF (p cnf 64 736 ...), not a solver's answer: give it to a SAT solver first"),
+     ("opb", "stdin, line 6: this is a pseudo-Boolean model (OPB), not a solver's answer: give it to a PB solver first")],
+)
+def test_decode_a_model_instead_of_an_answer_says_so(fmt: str, message: str) -> None:
+    model = export_model(Instance(8), fmt, **({"encoding": "pairwise"} if fmt == "dimacs" else {}))
+    run = cli("decode", "8", "-", stdin=model)
+    assert (run.returncode, run.stdout, run.stderr) == (2, "", f"nqueens-cp: error: {message}\n")
 
 
 def test_decode_binary_file_is_unreadable(tmp_path: Path) -> None:

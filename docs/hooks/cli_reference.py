@@ -167,11 +167,11 @@ def builtin_backends() -> list[tuple[str, Any]]:
 
 def render_backend_options() -> str:
     """Every built-in backend's summary and options (flag or ``-O``, default, allowed values, help)."""
-    from nqueens_cp.cli.backends import option_usage
+    from nqueens_cp.cli.backends import largest_board, option_usage
 
     lines: list[str] = []
     for name, cls in builtin_backends():
-        lines += [f"### `{name}` options", "", escape(cls.summary), ""]
+        lines += [f"### `{name}` options", "", escape(cls.summary), "", escape(largest_board(name, cls).capitalize()) + ".", ""]
         if not cls.option_specs:
             lines += ["No options.", ""]
             continue

@@ -38,7 +38,7 @@ class BacktrackBackend(Backend):
 
     def _first_solution(self, instance: Instance) -> Solution | None:
         if self.options["search"] == "rows":
-            refuse_row_order_first(instance, "backtrack -O search=rows")
+            refuse_row_order_first(instance, "backtrack (option search=rows)")
             return super()._first_solution(instance)
         return firstfail_first(instance, seed=self.options["seed"])
 

@@ -194,7 +194,7 @@ class Backend(ABC):
         """The one line refusing ``answer`` (not in ``answers``)."""
         what = {"all": "enumerate solutions", "count": "count solutions", "first": "find a first solution"}[answer]
         return (f"backend {cls.name} cannot {what}: it answers {', '.join(sorted(cls.answers))} only "
-                "(use --backend bitboard to count or enumerate)")
+                '(use backend "bitboard" to count or enumerate)')
 
     @classmethod
     def option_choices(cls, spec: OptionSpec) -> tuple[Any, ...] | None:
@@ -208,10 +208,19 @@ class Backend(ABC):
         if not isinstance(instance, Instance):
             raise BackendOptionError(f"instance must be an Instance, not {type(instance).__name__}")
         if instance.n > self.max_n:
+            from .limits import answering_backends
+
             raise ModelTooLargeError(
                 f"backend {self.name} takes boards up to n = {self.max_n:,} (n = {instance.n:,}); "
-                "for one solution of a larger board use --backend localsearch or construction"
+                f"for one solution of a larger board use {answering_backends(instance.n, empty=not (instance.fixed or instance.blocked))}"
             )
+        if answer in ("first", "count"):
+            from .limits import refuse_slow_count, refuse_slow_first
+
+            if answer == "first":
+                refuse_slow_first(instance, self.name, self.options)
+            else:
+                refuse_slow_count(instance, self.name)
         if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 0):
             raise BackendOptionError(f"limit must be an integer >= 0 or None, got {limit!r}")
         if not isinstance(unique, bool):

@@ -48,7 +48,7 @@ class BddBackend(CountingBackend):
             return found
         if wanted == "cudd" and found != "cudd":
             raise NQueensError("backend bdd: library cudd is not installed (dd was built without CUDD); "
-                               "use -O library=autoref")
+                               "use option library=autoref")
         return wanted
 
     def _model_size(self, instance: Instance, unique: bool) -> ModelSize:
@@ -56,12 +56,12 @@ class BddBackend(CountingBackend):
 
     def _count_all(self, instance: Instance, unique: bool) -> int:
         if unique:
-            raise NQueensError("backend bdd does not break symmetry: it cannot count --unique (use ganak)")
+            raise NQueensError('backend bdd does not break symmetry: it cannot count unique solutions (use backend "ganak")')
         open_rows = instance.n - len(instance.fixed)
         if open_rows > BDD_MAX_N:
             raise ModelTooLargeError(
                 f"bdd: the decision diagram of {open_rows} free rows would outgrow memory (at most {BDD_MAX_N}); "
-                "use --backend bitboard for counts")
+                'use backend "bitboard" for counts')
         library = self._library()
         manager = new_manager(library)
         if library == "cudd":

@@ -178,7 +178,7 @@ class BitboardBackend(Backend):
 def _needs_numba(error: ImportError) -> BackendUnavailableError:
     """The one-line error of a compiled kernel that cannot be imported."""
     return BackendUnavailableError(
-        f"backend bitboard: the compiled kernel needs numba ({error}); pip install numba, or use -O kernel=python"
+        f"backend bitboard: the compiled kernel needs numba ({error}); pip install numba, or use option kernel=python"
     )
 
 

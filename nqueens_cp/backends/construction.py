@@ -38,7 +38,7 @@ class ConstructionBackend(Backend):
 
     def _first_columns(self, instance: Instance) -> npt.NDArray[np.int32] | None:
         check_fits(linear_estimate(f"{self.options['method']} construction", instance.n, BYTES_PER_ROW,
-                                   as_tuple=False, instead="use a smaller board or raise --max-model-mb"),
+                                   as_tuple=False, instead="use a smaller board or raise the limit"),
                    backend=self.name)
         from ..constructions import construction
 

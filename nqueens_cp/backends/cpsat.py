@@ -66,7 +66,8 @@ class CpSatBackend(Backend):
         if self.options["model"] == "alldiff":
             refuse_cpsat_domains(instance.n)
         check_fits(cpsat_estimate(model_rows(instance), self.options["model"],
-                                  median_branching=strategy.encodes_every_value), backend="cpsat")
+                                  median_branching=strategy.encodes_every_value,
+                                  empty=not (instance.fixed or instance.blocked)), backend="cpsat")
         build = build_cpsat_boolean_model if self.options["model"] == "boolean" else build_cpsat_model
         built = build(instance, unique=unique)
         built.branch(strategy.branching)

@@ -7,7 +7,8 @@ row kernel streaming solutions otherwise: ``benchmarks/bench_defaults.py`` measu
 (``backtrack``, ``search=auto``) below ``LOCAL_SEARCH_FROM_N`` rows, and to local search
 (``localsearch``) from there on: it answers sooner there (n = 300: 37 ms against 395 ms, ``nqueens-cp
 compare --task first --n 300``), but it cannot prove that a completion does not exist (it says "no
-completion found within the bound"), which first-fail can. The readable pure-Python row search is ``--backend backtrack``.
+completion found within the bound"), which first-fail can; an empty board beyond what local search
+answers in a minute goes to the construction. The readable pure-Python row search is ``--backend backtrack``.
 """
 
 from __future__ import annotations
@@ -31,5 +32,8 @@ LOCAL_SEARCH_FROM_N = 200
 def default_backend(question: Question, instance: Instance) -> str:
     """The name of the backend that answers ``question`` about ``instance`` when none is named."""
     if question == "first" and instance.n >= LOCAL_SEARCH_FROM_N:
-        return "localsearch"
+        from .limits import FIRST_SOLUTION_MAX_N
+
+        beyond = instance.n > FIRST_SOLUTION_MAX_N["localsearch"] and not (instance.fixed or instance.blocked)
+        return "construction" if beyond else "localsearch"
     return DEFAULT_BACKENDS[question]

@@ -10,10 +10,10 @@ with one line that gives the estimate and what to use instead.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Mapping
 
 from ..errors import ModelTooLargeError
 from ..instance import Instance
-from ..models.cpsat import resolve_strategy
 from ..models.geometry import ModelSize
 from ..models.reduction import uses_reduction
 from ..models.sizes import cnf_size
@@ -67,7 +67,7 @@ def set_budget_mb(megabytes: float | None) -> None:
     """Set the memory budget for models (``--max-model-mb``); None restores the default."""
     global _budget_mb
     if megabytes is not None and megabytes <= 0:
-        raise ModelTooLargeError(f"--max-model-mb must be > 0, got {megabytes:g}")
+        raise ModelTooLargeError(f"the model budget must be > 0 MB, got {megabytes:g}")
     _budget_mb = megabytes
 
 
@@ -83,7 +83,7 @@ def check_fits(estimate: ModelEstimate, *, backend: str) -> None:
         raise ModelTooLargeError(
             f"{backend}: the {estimate.what} would take about {estimate.megabytes:,.0f} MB "
             f"({estimate.size.variables:,} variables, {estimate.size.constraints:,} {estimate.size.unit}), over the "
-            f"{limit:,.0f} MB limit (--max-model-mb); {estimate.instead}"
+            f"{limit:,.0f} MB limit (set_budget_mb); {estimate.instead}"
         )
 
 
@@ -100,28 +100,30 @@ def cnf_estimate(instance: Instance, encoding: str) -> ModelEstimate:
     else:
         size = cnf_size(encoding, instance.n, len(instance.fixed))
     megabytes = (size.constraints * BYTES_PER_CLAUSE + size.variables * BYTES_PER_VARIABLE) / 2**20
+    answering = answering_backends(instance.n, empty=_is_empty(instance))
     if encoding == "pairwise":
-        instead = "use --encoding seqcounter (O(n²) clauses) or --backend backtrack"
+        instead = f"use option encoding=seqcounter (O(n²) clauses), or for one solution {answering}"
     else:
-        instead = "use --backend backtrack (first-fail search) or cpsat"
+        instead = f"for one solution use {answering}"
     return ModelEstimate(f"{encoding} CNF of n = {instance.n}", size, megabytes, instead)
 
 
-def cpsat_estimate(n: int, model: str, *, median_branching: bool = False) -> ModelEstimate:
+def cpsat_estimate(n: int, model: str, *, median_branching: bool = False, empty: bool = True) -> ModelEstimate:
     """The CP-SAT model of an n x n board: the AllDifferent model is O(n), or O(n²) when the
     branching takes each row's median column (CP-SAT encodes every domain value); the Boolean
-    model is O(n²)."""
+    model is O(n²). ``empty``: the board has no pre-placed queen or blocked square."""
+    answering = answering_backends(n, empty=empty)
     if model == "boolean":
         booleans = n * n
         megabytes = booleans * BYTES_PER_CPSAT_BOOLEAN / 2**20
         return ModelEstimate(f"Boolean CP-SAT model of n = {n}", ModelSize(booleans, 6 * n), megabytes,
-                             "use -O model=alldiff or --backend backtrack")
+                             f"use option model=alldiff or {answering}")
     if median_branching:
         return ModelEstimate(f"AllDifferent CP-SAT model of n = {n} with median-column branching (every "
                              f"domain value encoded)", ModelSize(n, 3), n * n * BYTES_PER_CPSAT_MEDIAN_SQUARE / 2**20,
-                             "use -O strategy=tuned (smallest column first, O(n) memory) or --backend localsearch")
+                             'use option strategy=tuned (smallest column first, O(n) memory) or backend "localsearch"')
     return ModelEstimate(f"AllDifferent CP-SAT model of n = {n}", ModelSize(n, 3), n * 2048 / 2**20,
-                         "use --backend backtrack")
+                         f"use {answering}")
 
 
 def refuse_cpsat_domains(n: int) -> None:
@@ -129,42 +131,95 @@ def refuse_cpsat_domains(n: int) -> None:
     if n > CPSAT_MAX_N:
         raise ModelTooLargeError(
             f"cpsat: a row's domain of n = {n} columns is too large for CP-SAT (it fully encodes fewer than "
-            f"100,000 values; n <= {CPSAT_MAX_N}); use --backend backtrack (first-fail search)"
+            f"100,000 values; n <= {CPSAT_MAX_N}); use {answering_backends(n)}"
         )
 
 
-def largest_first_solution_n(backend: str, options: dict[str, str] | None = None) -> int:
-    """The largest board a backend (with the default options, or ``options``) takes for a first
-    solution before refusing it with one line: the bounds of this module, found by bisection over
-    the memory estimates where the bound is the budget (:func:`budget_mb`). Backends with no
-    bound of their own take every board their class's ``max_n`` allows."""
-    from .registry import backend_class
+#: The largest board on which each backend, with its default options, finds a first solution
+#: within a minute on 2 shared cores (``benchmarks/bench_largest_boards.py``; benchmarks/RESULTS.md,
+#: "Every backend at its largest board": the largest size answered of those tried, a run being
+#: stopped after 75 s of wall time on a loaded machine, 12 to 30 s of CPU). A larger board is
+#: refused with one line naming what answers there, unless the backend is given a time limit
+#: (option ``time_limit``): it then stops at that limit with a line saying so. Backends not named
+#: here answer every board they accept.
+FIRST_SOLUTION_MAX_N: dict[str, int] = {
+    "backtrack": 20_000,  # 13 s CPU (n = 30,000: none in 17 s)
+    "cpsat": 256,  # 16 s CPU (n = 500: none in 18 s; n = 1,000: none in 10 minutes)
+    "sat": 100,  # 5.5 s CPU (n = 150: none in 16 s)
+    "minizinc": 150,  # 2.6 s CPU, 15 s wall (n = 500: none in 75 s wall)
+    "choco": 1_000,  # 12 s CPU (n = 3,000: none in 15 s)
+    "xcsp3": 100,  # 31 s wall (n = 300: none in 75 s; n = 3,000: ACE answered "no solution", wrongly)
+    "cpmpy": 128,  # 3.1 s CPU (n = 256: none in 13 s CPU)
+    "asp": 200,  # 2.1 s CPU, 14 s wall (n = 500: none in 13 s CPU)
+    "pb": 400,  # 9.8 s CPU (n = 1,158: none in 13 s CPU)
+    "smt": 300,  # 9.3 s CPU (n = 846: none in 17 s CPU)
+    "mip": 300,  # 12 s CPU (n = 1,036: none in 16 s CPU)
+    "localsearch": 50_000_000,  # 16 s CPU (n = 10^8: 29 s on a quieter machine, none in 39 s CPU here)
+    "construction": 100_000_000,  # 11 s CPU
+}
 
-    options = options or {}
+#: Options with which a backend's first solution is not held to its bound above (its memory bounds
+#: still hold): CP-SAT's local search on the Boolean model answers n = 1,000 (docs/solving.md).
+UNBOUNDED_WITH: dict[str, dict[str, object]] = {"cpsat": {"strategy": "localsearch"}}
 
-    def fits(n: int) -> bool:
-        board = Instance(n)
-        if backend == "sat":
-            estimate = cnf_estimate(board, options.get("encoding", "pairwise"))
-        elif backend in ("choco", "xcsp3"):
-            estimate = row_model_estimate(board, backend)
-        elif backend == "cpsat" and options.get("model") == "boolean":
-            estimate = cpsat_estimate(n, "boolean")
-        elif backend == "cpsat":
-            median = resolve_strategy(options.get("strategy", "auto"), "first").encodes_every_value
-            return n <= CPSAT_MAX_N and cpsat_estimate(n, "alldiff", median_branching=median).megabytes <= budget_mb()
-        else:  # the row-order searches stop short of large boards; the others take every board
-            row_order = options.get("search", "rows" if backend == "bitboard" else "auto") == "rows"
-            return not (backend in ("bitboard", "backtrack") and row_order) or n <= ROW_ORDER_FIRST_MAX_N
-        return estimate.megabytes <= budget_mb()
+#: The largest board each counting-only backend counts within a minute (same measure); ``bdd``
+#: counts n = 13 in 42 s CPU, its own memory bound (``BDD_MAX_N``).
+COUNT_MAX_N: dict[str, int] = {
+    "ganak": 10,  # 11 s CPU (n = 11: none in 19 s)
+    "approxmc": 12,  # 34 s CPU
+}
 
-    low, high = 0, backend_class(backend).max_n  # fits(low) holds: an empty board takes nothing
-    if fits(high):
-        return high
-    while high - low > 1:
-        middle = (low + high) // 2
-        low, high = (middle, high) if fits(middle) else (low, middle)
-    return low
+
+def answering_backends(n: int, *, empty: bool = True, but: str = "") -> str:
+    """What answers a first solution of a board of n rows (of backtrack's first-fail search, local
+    search and, for an ``empty`` board, the construction; not ``but``), in API words:
+    ``backend "A" or "B"``."""
+    names = [name for name in ("backtrack", "localsearch", "construction")
+             if name != but and n <= FIRST_SOLUTION_MAX_N.get(name, n) and (empty or name != "construction")]
+    if not names:
+        return f"a smaller board (none of the backends answers n = {n:,} within a minute)"
+    quoted = [f'"{name}"' for name in names]
+    return "backend " + (f"{', '.join(quoted[:-1])} or {quoted[-1]}" if len(quoted) > 1 else quoted[0])
+
+
+def _is_empty(instance: Instance) -> bool:
+    """Whether ``instance`` is the empty board (no pre-placed queen, no blocked square)."""
+    return not (instance.fixed or instance.blocked)
+
+
+def first_solution_bound(backend: str, options: Mapping[str, object]) -> int | None:
+    """``FIRST_SOLUTION_MAX_N[backend]``, or None when ``options`` lift it (a time limit, or
+    :data:`UNBOUNDED_WITH`)."""
+    farther = UNBOUNDED_WITH.get(backend)
+    if options.get("time_limit") or (farther and all(options.get(key) == value for key, value in farther.items())):
+        return None
+    return FIRST_SOLUTION_MAX_N.get(backend)
+
+
+def refuse_slow_first(instance: Instance, backend: str, options: Mapping[str, object]) -> None:
+    """Raise ``ModelTooLargeError`` for a first solution beyond the backend's bound with ``options``
+    (:func:`first_solution_bound`)."""
+    bound = first_solution_bound(backend, options)
+    if bound is None or instance.n <= bound:
+        return
+    limit = ", or give it option time_limit=SECONDS, at which it stops" if "time_limit" in options else ""
+    raise ModelTooLargeError(
+        f"{backend} finds no first solution of n > {bound:,} within a minute (n = {instance.n:,}); "
+        f"use {answering_backends(instance.n, empty=_is_empty(instance), but=backend)}{limit}"
+    )
+
+
+def refuse_slow_count(instance: Instance, backend: str) -> None:
+    """Raise ``ModelTooLargeError`` for a count of more free rows than ``COUNT_MAX_N[backend]``
+    (the rows without a pre-placed queen: a split run's sub-problems have few)."""
+    bound = COUNT_MAX_N.get(backend)
+    free = instance.n - len(instance.fixed)
+    if bound is not None and free > bound:
+        raise ModelTooLargeError(
+            f"{backend} counts no board of more than {bound} free rows within a minute (n = {instance.n:,}, "
+            f"{free:,} free); "
+            'use backend "bitboard" (it counts n = 17 in about 10 s)'
+        )
 
 
 def refuse_row_order_first(instance: Instance, backend: str) -> None:
@@ -172,7 +227,8 @@ def refuse_row_order_first(instance: Instance, backend: str) -> None:
     if instance.n > ROW_ORDER_FIRST_MAX_N:
         raise ModelTooLargeError(
             f"{backend} searches rows in order, which finds no first solution of n > {ROW_ORDER_FIRST_MAX_N} "
-            f"in reasonable time (n = {instance.n}); use --backend backtrack (first-fail search) or cpsat"
+            f"in reasonable time (n = {instance.n}); use {'option search=firstfail, or ' if backend.startswith('backtrack') else ''}"
+            f"{answering_backends(instance.n, empty=_is_empty(instance), but=backend.split()[0])}"
         )
 
 
@@ -213,12 +269,12 @@ def asp_estimate(instance: Instance, formulation: str) -> ModelEstimate:
     if formulation == "pairwise":
         pairs = sum(length * (length - 1) // 2 for length in lengths)
         megabytes = pairs * BYTES_PER_ASP_PAIR / 2**20
-        instead = "use -O formulation=lines (a cardinality constraint per line, O(n²) ground)"
+        instead = "use option formulation=lines (a cardinality constraint per line, O(n²) ground)"
         size = ModelSize(n * n, pairs, "ground pair constraints")
     else:
         occurrences = sum(lengths)
         megabytes = occurrences * BYTES_PER_ASP_LINE_SQUARE / 2**20
-        instead = "use --backend backtrack (first-fail search) or cpsat"
+        instead = f"for one solution use {answering_backends(instance.n, empty=_is_empty(instance))}"
         size = ModelSize(n * n, len(lengths), "line constraints")
     return ModelEstimate(f"ground {formulation} ASP program of n = {instance.n}", size, megabytes, instead)
 
@@ -237,11 +293,11 @@ def pb_estimate(instance: Instance, formulation: str) -> ModelEstimate:
     if formulation == "clauses":
         pairs = sum(length * (length - 1) // 2 for length in lengths)
         terms, constraints = 2 * pairs + n * n, pairs + 2 * n
-        instead = "use -O formulation=lines (one cardinality constraint per line)"
+        instead = "use option formulation=lines (one cardinality constraint per line)"
         megabytes = terms * BYTES_PER_PB_PAIR_TERM / 2**20
     else:
         terms, constraints = sum(lengths), len(lengths)
-        instead = "use --backend backtrack (first-fail search) or cpsat"
+        instead = f"for one solution use {answering_backends(instance.n, empty=_is_empty(instance))}"
         megabytes = terms * BYTES_PER_PB_TERM / 2**20
     return ModelEstimate(f"{formulation} PB model of n = {instance.n}", ModelSize(n * n, constraints),
                          megabytes, instead)
@@ -261,7 +317,7 @@ def row_model_estimate(instance: Instance, solver: str) -> ModelEstimate:
     values = rows * instance.n
     return ModelEstimate(f"row model of n = {instance.n} in {solver}", ModelSize(rows, 3 + len(instance.fixed)),
                          values * BYTES_PER_ROW_DOMAIN_VALUE / 2**20,
-                         "use --backend cpsat or backtrack (first-fail search)")
+                         f"for one solution use {answering_backends(instance.n, empty=_is_empty(instance))}")
 
 
 #: Bytes one square of the Boolean SMT model costs in z3 (text, parse and solver; peak memory over
@@ -278,9 +334,10 @@ def smt_estimate(instance: Instance, model: str) -> ModelEstimate:
     if model == "int":
         pairs = n * (n - 1) // 2
         return ModelEstimate(f"integer SMT model of n = {instance.n}", ModelSize(n, 3 * pairs, "disequalities"),
-                             pairs * BYTES_PER_SMT_ROW_PAIR / 2**20, "use -O model=bool or --backend cpsat")
+                             pairs * BYTES_PER_SMT_ROW_PAIR / 2**20, "use option model=bool")
     return ModelEstimate(f"Boolean SMT model of n = {instance.n}", ModelSize(n * n, 6 * n),
-                         n * n * BYTES_PER_SMT_SQUARE / 2**20, "use --backend cpsat or backtrack (first-fail search)")
+                         n * n * BYTES_PER_SMT_SQUARE / 2**20,
+                         f"for one solution use {answering_backends(instance.n, empty=_is_empty(instance))}")
 
 
 #: Bytes one nonzero of the 0-1 program costs in HiGHS with the Python-side arrays (peak memory
@@ -297,9 +354,9 @@ def mip_estimate(instance: Instance, formulation: str) -> ModelEstimate:
     if formulation == "pairwise":
         pairs = sum(length * (length - 1) // 2 for length in diagonals)
         nonzeros, rows = 2 * n * n + 2 * pairs, 2 * n + pairs
-        instead = "use -O formulation=lines (one row per diagonal)"
+        instead = "use option formulation=lines (one row per diagonal)"
     else:
         nonzeros, rows = sum(lengths), len(lengths)
-        instead = "use --backend cpsat or backtrack (first-fail search)"
+        instead = f"for one solution use {answering_backends(instance.n, empty=_is_empty(instance))}"
     return ModelEstimate(f"{formulation} 0-1 program of n = {instance.n}", ModelSize(n * n, rows, "rows"),
                          nonzeros * BYTES_PER_MIP_NONZERO / 2**20, instead)

@@ -54,7 +54,7 @@ class LocalSearchBackend(Backend):
         method = self.options["method"]
         check_fits(linear_estimate(f"{method} local search", instance.n, BYTES_PER_ROW[method], as_tuple=as_tuple,
                                    instead="use a smaller board, or the command line, which streams the answer"
-                                   if as_tuple else "use a smaller board or raise --max-model-mb"),
+                                   if as_tuple else "use a smaller board or raise the limit"),
                    backend=self.name)
 
     def _first_columns(self, instance: Instance) -> npt.NDArray[np.int32] | None:

@@ -17,7 +17,7 @@ import sys
 from itertools import islice
 from typing import TYPE_CHECKING, Iterator
 
-from ..errors import ModelTooLargeError, SolverError
+from ..errors import ModelTooLargeError, SearchStoppedError, SolverError
 from ..instance import Instance, Solution
 from ..models.geometry import ModelSize
 from ..models.mip import FORMULATIONS, INF, MipModel, build_mip_model
@@ -105,6 +105,9 @@ class MipBackend(Backend):
         # a 0-1 program with no objective cannot be unbounded: "unbounded or infeasible" is infeasible
         if status in (highspy.HighsModelStatus.kInfeasible, highspy.HighsModelStatus.kUnboundedOrInfeasible):
             return None
+        if status == highspy.HighsModelStatus.kTimeLimit:
+            raise SearchStoppedError(f"mip reached its time limit of {self.options['time_limit']:g} s before it "
+                                     "found a solution or proved there is none")
         if status != highspy.HighsModelStatus.kOptimal:
             raise SolverError(f"HiGHS stopped without an answer ({highs.modelStatusToString(status)})")
         values = highs.getSolution().col_value
@@ -126,7 +129,7 @@ class MipBackend(Backend):
             return
         raise ModelTooLargeError(
             f"mip enumerates by no-good cuts, one MIP solve per solution, and stops at {MAX_NOGOOD_SOLVES} "
-            f"(n = {instance.n} may have more); give a limit below {MAX_NOGOOD_SOLVES} or use --backend asp, sat or cpsat"
+            f"(n = {instance.n} may have more); give a limit below {MAX_NOGOOD_SOLVES} or use backend \"asp\", \"sat\" or \"cpsat\""
         )
 
     def _solutions(self, instance: Instance, limit: int | None) -> Iterator[Solution]:

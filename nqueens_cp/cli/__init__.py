@@ -125,7 +125,9 @@ def _main(argv: Sequence[str] | None, sigint: SigintWatch) -> int:
     except NQueensError as error:
         if sigint.seen or is_interruption(error):
             return _interrupted()
-        sys.stderr.write(f"{PROG}: error: {error}\n")
+        from .words import command_line_words
+
+        sys.stderr.write(f"{PROG}: error: {command_line_words(str(error))}\n")
         return 2
     except KeyboardInterrupt:
         return _interrupted()

@@ -8,7 +8,7 @@ from typing import Any
 from ..backends.base import OptionSpec
 from ..backends.registry import backend_class, backend_names, broken_plugins
 from ..errors import NQueensError
-from .common import OPTION_FLAGS
+from .words import OPTION_FLAGS
 
 
 def option_usage(spec: OptionSpec, choices: tuple[Any, ...] | None = None) -> str:
@@ -21,6 +21,17 @@ def option_usage(spec: OptionSpec, choices: tuple[Any, ...] | None = None) -> st
     if spec.name in OPTION_FLAGS:
         return f"{OPTION_FLAGS[spec.name]} {value}"
     return f"-O {spec.name}={value}"
+
+
+def largest_board(name: str, cls: Any) -> str:
+    """The largest board the backend takes, with its default options (``backends/limits.py``)."""
+    from ..backends.largest import largest_accepted_n
+    from ..backends.limits import FIRST_SOLUTION_MAX_N
+
+    question = "a first solution" if "first" in cls.answers else "a count"
+    lifted = ("; more with --time-limit, which stops it there" if name in FIRST_SOLUTION_MAX_N
+              and any(spec.name == "time_limit" for spec in cls.option_specs) else "")
+    return f"largest board: n = {largest_accepted_n(name):,} for {question} (memory and time bounds){lifted}"
 
 
 def add_parser(subparsers: Any) -> None:
@@ -39,6 +50,7 @@ def run(args: argparse.Namespace) -> int:
         reason = cls.unavailable_reason()
         print(f"{name}: " + ("available" if reason is None else f"unavailable: {reason}"))
         print(f"    {cls.summary}")
+        print(f"    {largest_board(name, cls)}")
         for spec in cls.option_specs:
             choices = cls.option_choices(spec)
             print(f"    {option_usage(spec, choices)} (default {spec.default}): {spec.help}")

@@ -7,6 +7,7 @@ from typing import Any, Callable
 
 from ..errors import InvalidInstanceError
 from ..instance import MAX_N, Instance
+from .words import OPTION_FLAGS
 
 #: The built-in backends that take each option of :data:`OPTION_FLAGS` (tests check it against their
 #: option specs; the help says it without importing every backend).
@@ -15,14 +16,6 @@ OPTION_BACKENDS: dict[str, tuple[str, ...]] = {
     "solver": ("sat", "minizinc", "cpmpy", "xcsp3"),
     "search_workers": ("cpsat",),
     "time_limit": ("cpsat", "mip", "localsearch"),
-}
-
-#: The backend options that have a flag of their own on the solving commands (others go by ``-O``).
-OPTION_FLAGS: dict[str, str] = {
-    "encoding": "--encoding",
-    "solver": "--solver",
-    "search_workers": "--search-workers",
-    "time_limit": "--time-limit",
 }
 
 

@@ -2,7 +2,8 @@
 
 Reads a solver's answer for a model written by ``nqueens-cp export N --format dimacs`` (or opb): ``s``/``v``
 lines, MiniSat's result file (SAT then literals), or a bare list of literals. Prints the board and checks it
-with the independent checker. Exit status: 0 valid, 1 invalid or unsatisfiable, 2 unreadable.
+with the independent checker. Exit status: 0 valid, 1 invalid or unsatisfiable, 2 unreadable, not an
+answer (a CNF or OPB model given instead), or an answer for another board size.
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ def _read(path: str) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..export.decode import board_from_literals, parse_solver_output
+    from ..export.decode import board_from_literals, parse_solver_output, size_mismatch
 
     instance, described = board_instance(args)
     source = "stdin" if args.file == "-" else args.file
@@ -52,6 +53,9 @@ def run(args: argparse.Namespace) -> int:
         return 1
     if not answer.literals:
         raise ModelFileError(f"{source}: status {answer.status} but no model")
+    mismatch = size_mismatch(instance, answer.literals)
+    if mismatch is not None:
+        raise ModelFileError(f"{source}: {mismatch}")
     board = board_from_literals(instance, answer.literals)
     problems = list(board.problems)
     if board.solution is not None:

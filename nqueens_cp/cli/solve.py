@@ -31,11 +31,19 @@ DEFAULT_HELP = {"first": "the first solution", "count": "--count or --unique", "
 SHOW_MAX_N = 1000
 
 
+#: How far each backend goes (in ``solve``'s help, and so in the CLI reference).
+BOUNDS = (
+    "each backend takes the boards it answers within about a minute on 2 cores, and models that fit "
+    "--max-model-mb (its largest board: `nqueens-cp backends`); a larger board is refused with one line "
+    "naming what answers it (exit status 2), unless a backend that has one is given --time-limit "
+    "(cpsat, mip; localsearch): it then stops there, saying so."
+)
+
 #: What each exit status of ``solve`` means (in its help, and so in the CLI reference).
 EXIT_STATUSES = (
     "0: answered; 1: no solution (no completion), a count that differs from the published one (OEIS), "
     "or a split run that failed; 2: bad input (one line on stderr, nothing built); 3: stopped at a "
-    "bound the backend was given (cpsat --time-limit) before it answered: the solutions already "
+    "bound the backend was given (--time-limit) before it answered: the solutions already "
     "written stand, the answer is not complete; 130: interrupted (Ctrl-C)"
 )
 
@@ -45,7 +53,7 @@ def add_parser(subparsers: Any) -> None:
         "solve",
         help="find the first solution, all solutions, or their count",
         description="Solve one N-Queens instance. Default: print the first solution.",
-        epilog=f"Exit status: {EXIT_STATUSES}.",
+        epilog=f"Bounds: {BOUNDS} Exit status: {EXIT_STATUSES}.",
     )
     add_board_arguments(parser)
     parser.add_argument(

@@ -14,14 +14,16 @@ board, :mod:`nqueens_cp.models.reduction`); auxiliary variables are ignored.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 
+from ..checker import solution_problems
 from ..errors import ModelFileError
 from ..instance import Instance, Solution
 from ..models.reduction import reduce_instance, uses_reduction
 
-__all__ = ["Board", "SolverAnswer", "board_from_literals", "parse_solver_output"]
+__all__ = ["Board", "SolverAnswer", "board_from_literals", "parse_solver_output", "size_mismatch"]
 
 _STATUS = {
     "SAT": "SATISFIABLE",
@@ -66,6 +68,12 @@ def parse_solver_output(text: str, source: str = "solver output") -> SolverAnswe
             continue
         where = f"{source}, line {number}"
         first, *rest = line.split()
+        if first == "p":
+            raise ModelFileError(f"{source}: this is a DIMACS CNF ({' '.join(line.split()[:4])} ...), not a solver's "
+                                 "answer: give it to a SAT solver first")
+        if line.endswith(";") or first.startswith(("+", "min:")):
+            raise ModelFileError(f"{where}: this is a pseudo-Boolean model (OPB), not a solver's answer: give it "
+                                 "to a PB solver first")
         if first == "s":
             if len(rest) != 1 or rest[0].upper() not in _STATUS:
                 raise ModelFileError(f"{where}: unknown status line {line!r}")
@@ -129,3 +137,31 @@ def board_from_literals(instance: Instance, literals: tuple[int, ...] | list[int
             problems.append(f"row {r} has {len(cols)} queens (columns {', '.join(map(str, cols))})")
     solution = None if problems else tuple(by_row[r][0] for r in range(n))
     return Board(n, tuple(queens), solution, tuple(problems))
+
+
+def size_mismatch(instance: Instance, literals: tuple[int, ...] | list[int]) -> str | None:
+    """Why ``literals`` cannot be an answer for ``instance``'s board size, or None when they may be.
+
+    Only a complete model (every variable 1..V given, true or false, as solvers print it) tells
+    its formula's size: V below the board's square variables means a smaller board's formula; a
+    board that is not a solution, from V = m² for another m whose board it solves (the pairwise
+    CNF has no auxiliary variables), means the m x m board's.
+    """
+    variables = {abs(lit) for lit in literals}
+    top = max(variables, default=0)
+    if not variables or len(variables) != top:  # not a complete model: its size is unknown
+        return None
+    squares = len(reduce_instance(instance).squares) if uses_reduction(instance) else instance.n ** 2
+    side = math.isqrt(top)
+    guess = f"; it reads as an answer for n = {side}" if side * side == top else ""
+    if top < squares:
+        return (f"the model has {top} variables, fewer than the {squares} squares of the board of n = {instance.n}: "
+                f"the sizes disagree{guess}")
+    board = board_from_literals(instance, literals)
+    if board.solution is not None and not solution_problems(instance, board.solution):
+        return None
+    if side * side == top and side != instance.n and not instance.fixed and not instance.blocked:
+        other = board_from_literals(Instance(side), literals)
+        if other.solution is not None and not solution_problems(Instance(side), other.solution):
+            return f"the model's {top} variables are the squares of the board of n = {side}, not {instance.n}: the sizes disagree"
+    return None

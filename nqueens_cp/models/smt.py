@@ -84,7 +84,7 @@ def build_smt_model(instance: Instance, kind: str = "bool", unique: bool = False
     if unique:
         require_symmetric(instance)
         if kind == "int":
-            raise NQueensError("the int SMT model has no symmetry breaking: use -O model=bool for --unique")
+            raise NQueensError("the int SMT model has no symmetry breaking: use option model=bool for unique solutions")
     return _int_model(instance) if kind == "int" else _bool_model(instance, unique)
 
 
