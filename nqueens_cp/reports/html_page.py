@@ -1,6 +1,6 @@
 """The self-contained HTML report: one file that opens anywhere, offline.
 
-Everything is inside the page: the tables, the runtime plot as inline SVG (no ``runtime.png``
+Everything is inside the page: the tables, the runtime, cactus and scatter plots as inline SVG (no ``runtime.png``
 next to it is needed), the environment, the verdict at the top, and a gallery of boards drawn as
 SVG: every fundamental solution (one per symmetry class) of one small n, and the first solution
 of the largest n compared. No script, no stylesheet or font from elsewhere.
@@ -19,8 +19,9 @@ from ..harness.gallery import LARGEST_DRAWN, Gallery
 from ..harness.results import ComparisonResults
 from ..instance import Solution
 from .document import Block, Figure, Heading, Paragraph
-from .plot import runtime_plot_svg
+from .plot import cactus_figure, default_scatter_pair, figure_svg, runtime_figure, scatter_figure
 from .render import render_html
+from .scores import compute_scores
 from .tables import build_report
 
 #: Boards larger than this get a plain background (the squares would be a pixel each) and bigger discs.
@@ -80,8 +81,19 @@ def gallery(boards: Gallery) -> list[Block]:
     return blocks
 
 
-def build_html_report(results: ComparisonResults, boards: Gallery, *, files: Sequence[str] = ()) -> str:
-    """The self-contained HTML page of ``results``, with the gallery of ``boards``."""
-    svg = runtime_plot_svg(results)
-    plot = Figure(svg, "median wall time against n per configuration, log scale") if svg else None
-    return render_html(build_report(results, plot=plot, files=files, gallery=gallery(boards)))
+def build_html_report(
+    results: ComparisonResults, boards: Gallery, *, files: Sequence[str] = (), scatter: tuple[str, str] | None = None,
+) -> str:
+    """The self-contained HTML page of ``results``, with the gallery of ``boards`` and every plot
+    inline (``scatter``: the two configurations of the scatter plot; default: the report's pair)."""
+    scores = compute_scores(results)
+    pair = scatter or default_scatter_pair(results, scores)
+    runtime, cactus = runtime_figure(results), cactus_figure(results, scores)
+    scattered = scatter_figure(results, *pair, scores) if pair else None
+    plot = Figure(figure_svg(runtime), "median wall time against n per configuration, log scale") if runtime else None
+    cactus_block = Figure(figure_svg(cactus), "instances solved against time, every configuration and the virtual "
+                          "best") if cactus else None
+    scatter_block = (Figure(figure_svg(scattered), f"{pair[0]} against {pair[1]}, wall time per instance, log-log")
+                     if scattered is not None and pair else None)
+    return render_html(build_report(results, plot=plot, files=files, gallery=gallery(boards), cactus=cactus_block,
+                                    scatter=scatter_block))
