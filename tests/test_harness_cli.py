@@ -12,7 +12,7 @@ import pytest
 
 from nqueens_cp import Instance
 from nqueens_cp.cli import main
-from nqueens_cp.harness.results import ComparisonResults
+from nqueens_cp.harness.results import SCHEMA_VERSION, ComparisonResults
 
 from .harness_backends import DroppingBackend, registered
 
@@ -57,7 +57,7 @@ def test_compare_writes_every_output(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert "(best)" in report
     assert "nqueens-cp compare --n 4-6,8 --backends backtrack,bitboard --repeat 2" in report
     data = json.loads((out / "results.json").read_text())
-    assert data["schema_version"] == 1 and data["complete"] is True
+    assert data["schema_version"] == SCHEMA_VERSION and data["complete"] is True
     assert list(data) == sorted(data)
     assert len(data["runs"]) == 4 * 2 * 2
     csv_lines = (out / "results.csv").read_text().splitlines()
