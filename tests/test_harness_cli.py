@@ -46,13 +46,15 @@ def test_compare_writes_every_output(tmp_path: Path, capsys: pytest.CaptureFixtu
                    "--out", str(out)])
     captured = capsys.readouterr()
     assert status == 0
-    assert sorted(p.name for p in out.iterdir()) == ["report.md", "results.csv", "results.json", "runtime.png"]
+    assert sorted(p.name for p in out.iterdir()) == ["cactus.png", "report.md", "results.csv", "results.json",
+                                                     "runtime.png", "scatter.png"]
     report = (out / "report.md").read_text()
     assert captured.out == report
     # 4 sizes x (2 configurations x validity, duplicates, count, set + the reference check); repetitions merge
     assert report.splitlines()[2] == "> **RESULT: PASS for n = 4..6, 8 - all 36 checks passed.**"
     for heading in ("## Runtime", "## Speedup against backtrack", "## Validation", "## CPU time and memory",
-                    "## Environment", "## Reproduce", "![median runtime"):
+                    "## Environment", "## Reproduce", "![median runtime", "## Solved instances, PAR-2 and the virtual best",
+                    "| virtual best", "![instances solved against time", "(cactus.png)", "(scatter.png)"):
         assert heading in report
     assert "(best)" in report
     assert "nqueens-cp compare --n 4-6,8 --backends backtrack,bitboard --repeat 2" in report
