@@ -67,7 +67,7 @@ def test_par2_counts_a_timeout_twice_and_the_virtual_best_takes_the_fastest(samp
     assert a.par_k(2) == pytest.approx((1.0 + 20 + 0.5 + 20) / 4)
     assert a.par_k(10) == pytest.approx((1.0 + 100 + 0.5 + 100) / 4)
     assert dict(c.unsolved) == {"timeout": 2, "oom": 1}
-    assert best.par_k(2) == pytest.approx((1.0 + 4.0 + 0.5 + 20) / 4)
+    assert best.par_k(2) == pytest.approx((1.0 + 4.0 + 0.5 + 20) / 4) and best.unsolved == (("timeout", 1),)
     assert scores.best_of == {(4, (), ""): "a", (5, (), ""): "b", (6, (), ""): "a"}
     # only a solved n=6, only b n=5; without a the virtual best pays 20 - 0.5 at n=6 and 2 - 1 at n=4
     assert (a.unique, b.unique, c.unique) == (1, 1, 0)

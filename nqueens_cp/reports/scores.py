@@ -18,6 +18,7 @@ run it).
 
 from __future__ import annotations
 
+import dataclasses
 import statistics
 from dataclasses import dataclass
 from typing import Mapping, Sequence
@@ -184,9 +185,9 @@ def compute_scores(results: ComparisonResults) -> Scores:
     for c in configs:
         score = _score(c, [outcomes[(c, key)] for key in ordered], timeout)
         unique = sum(1 for _, who in only if who == c)
-        scores.append(Score(**{**score.__dict__, "unique": unique,
-                               "marginal": _par2_without(outcomes, configs, ordered, c, timeout)
-                               - _par2_without(outcomes, configs, ordered, None, timeout)}))
+        marginal = (_par2_without(outcomes, configs, ordered, c, timeout)
+                    - _par2_without(outcomes, configs, ordered, None, timeout))
+        scores.append(dataclasses.replace(score, unique=unique, marginal=marginal))
     best = [Outcome(VIRTUAL_BEST, key, key in best_of, "ok" if key in best_of else _vbs_kind(outcomes, configs, key),
                     outcomes[(best_of[key], key)].wall if key in best_of else None,
                     outcomes[(best_of[key], key)].cpu if key in best_of else None) for key in ordered]
@@ -204,10 +205,15 @@ def _par2_without(outcomes: Mapping[tuple[str, InstanceKey], Outcome], configs: 
     return total / len(instances) if instances else 0.0
 
 
+#: Why the virtual best did not solve an instance: the first of these among the configurations'
+#: kinds (a timeout beside an error is a timeout: more time might have solved it).
+_BEST_KINDS = ("timeout", "oom", "refused", "skipped", "error", "wrong", "not run")
+
+
 def _vbs_kind(outcomes: Mapping[tuple[str, InstanceKey], Outcome], configs: Sequence[str], key: InstanceKey) -> str:
-    """Why no configuration solved ``key``: the mildest kind among them (a timeout beside an error is a timeout)."""
+    """Why no configuration solved ``key`` (see :data:`_BEST_KINDS`)."""
     kinds = {outcomes[(c, key)].kind for c in configs}
-    return next((kind for kind in reversed(UNSOLVED_KINDS) if kind in kinds), "not run")
+    return next((kind for kind in _BEST_KINDS if kind in kinds), "not run")
 
 
 def ranked(scores: Scores) -> list[Score]:
