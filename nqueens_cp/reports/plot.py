@@ -87,8 +87,14 @@ def _finish(figure: Any, axes: Any, outside: bool = True) -> Any:
     return figure
 
 
+#: Longest task title a plot's title shows in full (a longer one is cut: the report has it whole).
+TITLE_CHARS = 60
+
+
 def _title(results: ComparisonResults, what: str) -> str:
-    return f"{what}: {results.task.title}" + ("" if results.complete else " (incomplete)")
+    title = results.task.title
+    title = title if len(title) <= TITLE_CHARS else title[: TITLE_CHARS - 3].rstrip() + "..."
+    return f"{what}: {title}" + ("" if results.complete else " (incomplete)")
 
 
 # -- the runtime plot ------------------------------------------------------------------------

@@ -435,12 +435,12 @@ def build_report(
     blocks: list[Block] = [Heading(f"nqueens-cp comparison: {results.task.title}, {span}", 1)]
     blocks += verdict(results)
     blocks += failures_section(results)
-    blocks += not_run_section(results)
     instance_set = results.task.name in ("complete", "files")
     scores = scores_section(results, cactus=cactus, scatter=scatter)
-    if instance_set:
+    if instance_set:  # what an instance set is compared by comes before the list of what was not checked
         blocks += scores
         blocks += [Heading("Completion: boards settled"), completion_table(results)]
+    blocks += not_run_section(results)
     blocks += [Heading("Runtime"), runtime_table(results)]
     speedup = speedup_table(results)
     if speedup is not None:
