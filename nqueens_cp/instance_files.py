@@ -271,6 +271,15 @@ def read_answers(path: str) -> dict[AnswerKey, bool]:
     return table
 
 
+def listed_diagonals(table: dict[AnswerKey, bool], path: str | Path) -> tuple[int, ...]:
+    """Every number of diagonals ``table`` lists for the CSPLib file ``path`` (``diag-N-4-ID.param``), ascending."""
+    match = re.fullmatch(r"diag-(\d+)-\d+-(\d+)\.param", Path(path).name)
+    if not match:
+        return ()
+    n, ident = int(match.group(1)), int(match.group(2))
+    return tuple(sorted(d for (size, d, key) in table if size == n and key == ident))
+
+
 def answer_of(table: dict[AnswerKey, bool], path: str | Path, diagonals: int) -> bool | None:
     """Whether the instance of ``path`` with its first ``diagonals`` diagonals has a solution by
     ``table``, for a file named like CSPLib's ``diag-N-4-ID.param``; None when unknown."""

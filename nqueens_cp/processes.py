@@ -134,6 +134,19 @@ def peak_resident_kb() -> int | None:
     return int(peak // 1024) if sys.platform == "darwin" else int(peak)
 
 
+def children_usage() -> tuple[float, int | None]:
+    """CPU seconds (user + system) of this process's finished, waited-for child processes (a solver
+    program run by a backend), and the peak resident KiB of the largest of them (None where
+    ``resource`` is missing: then 0.0 seconds)."""
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - not on Unix
+        return 0.0, None
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    peak = int(usage.ru_maxrss // 1024) if sys.platform == "darwin" else int(usage.ru_maxrss)
+    return usage.ru_utime + usage.ru_stime, peak
+
+
 def limit_address_space(limit_bytes: int) -> None:
     """A backstop ``RLIMIT_AS``: the address space mapped already, plus twice ``limit_bytes`` plus
     1 GiB (address space is not memory: solver libraries reserve much more than they touch; the

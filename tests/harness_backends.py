@@ -78,6 +78,34 @@ class HangingBackend(BitboardBackend):
         yield from correct(instance)
 
 
+class HangingAtSixBackend(BitboardBackend):
+    """Never answers on a 6x6 board (an instance it cannot solve in time); right on every other."""
+
+    name = "test-hangs-at-6"
+    summary = "hangs on 6x6 boards"
+
+    def _solutions(self, instance: Instance, limit: int | None) -> Iterator[Solution]:
+        if instance.n == 6:
+            time.sleep(3600)
+        yield from correct(instance)
+
+
+class ChildCpuBackend(BitboardBackend):
+    """Right, after a solver program (a child Python) has spent about 0.3 s of CPU time."""
+
+    name = "test-child-cpu"
+    summary = "runs a busy child process"
+
+    def _solutions(self, instance: Instance, limit: int | None) -> Iterator[Solution]:
+        if instance.n > 4:  # not during the warm-up on the 4x4 board
+            import subprocess
+            import sys
+
+            busy = "import time\nend = time.process_time() + 0.3\nwhile time.process_time() < end: pass"
+            subprocess.run([sys.executable, "-c", busy], check=True)
+        yield from correct(instance)
+
+
 class HangingProgramBackend(BitboardBackend):
     """Starts a program that never ends (as a solver program would), writes its pid to the file
     named by ``NQUEENS_TEST_PID_FILE``, and waits for it."""
@@ -178,7 +206,7 @@ class DropRepeatBackend(BitboardBackend):
 
 
 BROKEN = (
-    DroppingBackend, InvalidBoardBackend, DuplicateBackend, HangingBackend, HangingProgramBackend, ExitingBackend, CrashingBackend,
+    DroppingBackend, InvalidBoardBackend, DuplicateBackend, HangingBackend, HangingAtSixBackend, HangingProgramBackend, ExitingBackend, CrashingBackend,
     RaisingBackend, SilentBackend, DroppingTooBackend, SharedBugBackend, DropRepeatBackend,
 )
 

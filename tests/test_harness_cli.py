@@ -12,7 +12,7 @@ import pytest
 
 from nqueens_cp import Instance
 from nqueens_cp.cli import main
-from nqueens_cp.harness.results import ComparisonResults
+from nqueens_cp.harness.results import SCHEMA_VERSION, ComparisonResults
 
 from .harness_backends import DroppingBackend, registered
 
@@ -46,18 +46,20 @@ def test_compare_writes_every_output(tmp_path: Path, capsys: pytest.CaptureFixtu
                    "--out", str(out)])
     captured = capsys.readouterr()
     assert status == 0
-    assert sorted(p.name for p in out.iterdir()) == ["report.md", "results.csv", "results.json", "runtime.png"]
+    assert sorted(p.name for p in out.iterdir()) == ["cactus.png", "report.md", "results.csv", "results.json",
+                                                     "runtime.png", "scatter.png"]
     report = (out / "report.md").read_text()
     assert captured.out == report
     # 4 sizes x (2 configurations x validity, duplicates, count, set + the reference check); repetitions merge
     assert report.splitlines()[2] == "> **RESULT: PASS for n = 4..6, 8 - all 36 checks passed.**"
     for heading in ("## Runtime", "## Speedup against backtrack", "## Validation", "## CPU time and memory",
-                    "## Environment", "## Reproduce", "![median runtime"):
+                    "## Environment", "## Reproduce", "![median runtime", "## Solved instances, PAR-2 and the virtual best",
+                    "| virtual best", "![instances solved against time", "(cactus.png)", "(scatter.png)"):
         assert heading in report
     assert "(best)" in report
     assert "nqueens-cp compare --n 4-6,8 --backends backtrack,bitboard --repeat 2" in report
     data = json.loads((out / "results.json").read_text())
-    assert data["schema_version"] == 1 and data["complete"] is True
+    assert data["schema_version"] == SCHEMA_VERSION and data["complete"] is True
     assert list(data) == sorted(data)
     assert len(data["runs"]) == 4 * 2 * 2
     csv_lines = (out / "results.csv").read_text().splitlines()

@@ -58,7 +58,7 @@ def test_the_results_hold_what_the_issue_asks_for(results: ComparisonResults) ->
 def test_bad_json_is_refused(results: ComparisonResults) -> None:
     data = results.to_dict()
     for broken in (
-        {**data, "schema_version": 2},
+        {**data, "schema_version": SCHEMA_VERSION + 1},
         {**data, "runs": "nope"},
         {**data, "runs": [{**data["runs"][0], "n": "8"}]},
         {k: v for k, v in data.items() if k != "settings"},

@@ -62,9 +62,9 @@ def test_the_page_is_self_contained(results: ComparisonResults) -> None:
     assert "RESULT: PASS" in page[: page.index("<h2>")]  # the verdict before the first section
     assert not re.search(r"""(src|href)=["'](?!#)""", page), "the page refers to another file"
     assert "<script" not in page
-    # the plot inline, the 12 fundamental solutions of n = 8 and one board of n = 10
+    # the runtime, cactus and scatter plots inline, the 12 fundamental solutions of n = 8 and one board of n = 10
     assert page.count('class="queens"') == 13
-    assert page.count("<svg") == 14
+    assert page.count("<svg") == 16
     assert "0 4 7 5 2 6 1 3" in page  # the first fundamental solution of n = 8
 
 
@@ -116,7 +116,7 @@ def test_chromium_renders_the_plot_the_boards_and_the_verdict(results: Compariso
     verdict = re.search(r'<p class="verdict">(.*?)</p>', dom.stdout)
     assert verdict and verdict.group(1).startswith("RESULT: PASS")
     assert dom.stdout.index('class="verdict"') < dom.stdout.index("<svg")
-    assert len(re.findall(r"<svg", dom.stdout)) == 14
+    assert len(re.findall(r"<svg", dom.stdout)) == 16
 
 
 def test_compare_and_report_write_the_html_page(tmp_path: Path) -> None:
@@ -127,9 +127,9 @@ def test_compare_and_report_write_the_html_page(tmp_path: Path) -> None:
     page = (out / "report.html").read_text(encoding="utf-8")
     assert page == done.stdout
     assert "RESULT: PASS" in page and page.count('class="queens"') == 1  # n = 6 has 1 fundamental solution
-    assert "<img" not in page and page.count("<svg") == 2  # the plot inline, not runtime.png
+    assert "<img" not in page and page.count("<svg") == 4  # the three plots inline, not their PNGs
     again = run_cli("report", str(out / "results.json"), "--format", "html")
-    assert again.returncode == 0 and again.stdout.count("<svg") == 2 and "<img" not in again.stdout
+    assert again.returncode == 0 and again.stdout.count("<svg") == 4 and "<img" not in again.stdout
 
 
 def test_the_gallery_is_solved_outside_reports_and_checked() -> None:

@@ -63,14 +63,18 @@ def board_sizes(text: str) -> tuple[int, ...]:
     return tuple(sorted(sizes))
 
 
-def diagonal_count(text: str) -> int | None:
-    """argparse type for ``--diagonals``: an integer >= 0, or ``all`` (None)."""
+def diagonal_count(text: str) -> int | str | None:
+    """argparse type for ``--diagonals``: an integer >= 0, ``all`` (None) or ``answers``."""
+    from ..harness.tasks import LISTED
+
     if text.strip().lower() == "all":
         return None
+    if text.strip().lower() == LISTED:
+        return LISTED
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"--diagonals takes an integer >= 0 or 'all', got {text!r}") from None
+        raise argparse.ArgumentTypeError(f"--diagonals takes an integer >= 0, 'all' or 'answers', got {text!r}") from None
     if value < 0:
         raise argparse.ArgumentTypeError(f"--diagonals must be >= 0, got {value}")
     return value
@@ -113,7 +117,7 @@ def add_parser(subparsers: Any) -> None:
         description=(
             "Run every configuration on every board size in its own worker process, check every solution, "
             "compare the solution sets exactly (or by fingerprint beyond --store-limit), and write a report "
-            "(report.<ext>, results.json, results.csv, runtime.png) to --out. With no options: every backend, "
+            "(report.<ext>, results.json, results.csv, runtime.png, cactus.png, scatter.png) to --out. With no options: every backend, "
             f"n = {DEFAULT_NS}, {DEFAULT_REPEAT} repetitions (a few minutes on 2 cores). The verdict is given per board size: PASS (answered, every check "
             "passed), FAIL (a check failed) or NO ANSWER (no configuration answered: nothing was checked)."
         ),
@@ -164,9 +168,10 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--files", metavar="GLOB",
                         help="instance files (CSPLib 079 Excluded Diagonals or Essence' completion .param; "
                         "quote the pattern, ** allowed): one solution of each, answers cross-checked")
-    parser.add_argument("--diagonals", type=diagonal_count, default=None, metavar="D|all",
+    parser.add_argument("--diagonals", type=diagonal_count, default=None, metavar="D|all|answers",
                         help="with --files: take the first D diagonals of each Excluded Diagonals file "
-                        "(default all)")
+                        "(default all; answers: each file once per D its --answers rows list, as "
+                        "benchmarks/csplib079/answers.tsv lists the sampled strata)")
     parser.add_argument("--answers", metavar="FILE.tsv",
                         help="with --files: the known answers (columns n, diagonals, id, satisfiable, as CSPLib "
                         "079's results-shiftqueens.tsv, .gz allowed), checked against every configuration")

@@ -1,6 +1,7 @@
 """``nqueens-cp report``: re-render a saved comparison (results.json), or compare two of them.
 
-``report RESULTS.json`` renders one saved comparison; ``report --compare BASE.json NEW.json``
+``report RESULTS.json`` renders one saved comparison; ``report --merge A.json B.json ...`` joins
+several into one report (``nqueens_cp.harness.merge``); ``report --compare BASE.json NEW.json``
 says per configuration and board size whether NEW is faster, slower or not significantly
 different (``nqueens_cp.reports.two_runs``).
 
@@ -30,12 +31,22 @@ def add_parser(subparsers: Any) -> None:
 
     parser = subparsers.add_parser(
         "report",
-        help="re-render a saved comparison (results.json) in any format, or compare two saved comparisons",
+        help="re-render a saved comparison (results.json) in any format, merge several, or compare two",
         description="Render the report of a saved comparison to stdout, without running anything; with "
+        "--merge A.json B.json ..., one report of several; with "
         "--compare BASE.json NEW.json, say per configuration and n whether NEW is faster or slower than BASE.",
         epilog=f"Exit status: {EXIT_STATUSES}.",
     )
     parser.add_argument("results", nargs="?", metavar="RESULTS.json", help="results.json written by nqueens-cp compare")
+    parser.add_argument("--merge", nargs="+", metavar="RESULTS.json",
+                        help="join several saved comparisons of one task and timeout (other days, other machines) "
+                        "into one report; each run keeps its file's environment")
+    parser.add_argument("--scatter", nargs=2, metavar=("A", "B"),
+                        help="the two configurations of the scatter plot (default: the baseline and the "
+                        "configuration that solved the most)")
+    parser.add_argument("--plots", metavar="DIR",
+                        help="write runtime.png, cactus.png and scatter.png to DIR and show them in the report "
+                        "(html shows them inline without it)")
     parser.add_argument("--compare", nargs=2, metavar=("BASE.json", "NEW.json"),
                         help="compare two saved comparisons: ratio of medians, Mann-Whitney U test, geometric means")
     parser.add_argument("--fail-slower", type=number("--fail-slower"), metavar="PCT",
@@ -45,7 +56,7 @@ def add_parser(subparsers: Any) -> None:
                         help="with --compare: significance level of the test (default 0.05)")
     parser.add_argument("--format", choices=FORMATS, default="github", help="report format (default github)")
     parser.add_argument("--plot", metavar="PNG", help="also draw the runtime plot to this file")
-    parser.add_argument("--force", action="store_true", help="overwrite an existing --plot file")
+    parser.add_argument("--force", action="store_true", help="overwrite an existing --plot or --plots file")
     parser.set_defaults(run=run)
 
 
@@ -70,8 +81,10 @@ def load_results(name: str) -> Any:
 def run(args: argparse.Namespace) -> int:
     from . import UsageError
 
-    if (args.results is None) == (args.compare is None):
-        raise UsageError("give either RESULTS.json or --compare BASE.json NEW.json")
+    if sum(x is not None for x in (args.results, args.compare, args.merge)) != 1:
+        raise UsageError("give one of RESULTS.json, --merge A.json B.json ... or --compare BASE.json NEW.json")
+    if args.merge is not None and len(args.merge) < 2:
+        raise UsageError("--merge needs at least two results files")
     if args.compare is None and args.fail_slower is not None:
         raise UsageError("--fail-slower applies to --compare only")
     if args.alpha is None:
@@ -81,8 +94,8 @@ def run(args: argparse.Namespace) -> int:
     if not args.alpha < 1:
         raise UsageError(f"--alpha must be between 0 and 1, got {args.alpha:g}")
     if args.compare is not None:
-        if args.plot is not None:
-            raise UsageError("--plot applies to a single RESULTS.json only")
+        if args.plot is not None or args.plots is not None or args.scatter is not None:
+            raise UsageError("--plot, --plots and --scatter do not apply to --compare")
         return _run_compare(args)
     return _run_single(args)
 
@@ -92,8 +105,21 @@ def _run_single(args: argparse.Namespace) -> int:
     from ..errors import OutputExistsError
     from ..reports.render import render
     from ..reports.tables import build_report
+    from . import UsageError
 
-    results = load_results(args.results)
+    if args.merge is not None:
+        from ..harness.merge import merge_results
+
+        results = merge_results([(name, load_results(name)) for name in args.merge])
+    else:
+        results = load_results(args.results)
+    scatter: tuple[str, str] | None = None
+    if args.scatter is not None:
+        known = [c.label for c in results.configurations]
+        for label in args.scatter:
+            if label not in known:
+                raise UsageError(f"--scatter {label!r} is not one of the configurations ({', '.join(known)})")
+        scatter = (args.scatter[0], args.scatter[1])
     plot = None
     if args.plot is not None:
         from ..reports.plot import runtime_plot_png
@@ -105,20 +131,45 @@ def _run_single(args: argparse.Namespace) -> int:
         if png is not None:
             atomic_write(target, png)
             plot = str(target)
+    shown: dict[str, str | None] = {"runtime": plot, "cactus": None, "scatter": None}
+    if args.plots is not None and args.format != "html":
+        shown.update(_write_plots(Path(args.plots), results, scatter, force=args.force))
     if args.format == "html":
         from ..harness.gallery import solve_gallery
         from ..reports.html_page import build_html_report
         from ..reports.summary import sizes
 
-        sys.stdout.write(build_html_report(results, solve_gallery(sizes(results))))
+        sys.stdout.write(build_html_report(results, solve_gallery(sizes(results)), scatter=scatter))
     else:
-        sys.stdout.write(render(build_report(results, plot=plot), args.format))
+        sys.stdout.write(render(build_report(results, plot=shown["runtime"], cactus=shown["cactus"],
+                                             scatter=shown["scatter"]), args.format))
     from ..harness.results import SIZE_NO_ANSWER
     from . import EXIT_STOPPED
 
     if results.failures:
         return 1
     return EXIT_STOPPED if results.outcome == SIZE_NO_ANSWER else 0
+
+
+def _write_plots(directory: Path, results: Any, scatter: tuple[str, str] | None, *, force: bool) -> dict[str, str]:
+    """runtime.png, cactus.png and scatter.png (those with something to draw) in ``directory``: name -> path."""
+    from ..atomic import atomic_write_all
+    from ..errors import OutputError, OutputExistsError
+    from ..reports.plot import cactus_figure, default_scatter_pair, figure_png, runtime_figure, scatter_figure
+
+    pair = scatter or default_scatter_pair(results)
+    figures = {"runtime": runtime_figure(results), "cactus": cactus_figure(results),
+               "scatter": scatter_figure(results, *pair) if pair else None}
+    paths = {name: directory / f"{name}.png" for name, figure in figures.items() if figure is not None}
+    existing = [path for path in paths.values() if path.exists()]
+    if existing and not force:
+        raise OutputExistsError(f"{existing[0]} exists already (use --force to overwrite)")
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        atomic_write_all({path: figure_png(figures[name]) for name, path in paths.items()})
+    except OSError as error:
+        raise OutputError(f"cannot write the plots to {directory}: {error.strerror or error}") from None
+    return {name: str(path) for name, path in paths.items()}
 
 
 def _run_compare(args: argparse.Namespace) -> int:

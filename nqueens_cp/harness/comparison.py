@@ -24,6 +24,7 @@ from .results import NOT_RUN, Check, ComparisonResults, RunRecord, Settings
 from .runner import Runner, RunRequest, RunResult, plan, run_plan
 from .tasks import Task
 from .validation import validate
+from .worker import CPU_MEASURE
 
 
 @dataclass(frozen=True)
@@ -97,7 +98,7 @@ def run_comparison(
     settings = Settings(
         ns=tuple(sorted(set(request.ns))), repeat=request.repeat, timeout=request.timeout,
         store_limit=request.store_limit, baseline=request.baseline, start_method=runner.start_method,
-        command=request.command, memory_limit_mb=request.memory_limit_mb,
+        command=request.command, memory_limit_mb=request.memory_limit_mb, cpu_measure=CPU_MEASURE,
     )
     environment = collect_environment()
     started_at = now_iso()

@@ -23,8 +23,12 @@ from ..errors import ResultsFileError
 from .configs import Configuration
 from .tasks import TaskInfo
 
-#: Version of the JSON layout; bump it when a field changes meaning or disappears.
-SCHEMA_VERSION = 1
+#: Version of the JSON layout; bump it when a field changes meaning or disappears. 2: CPU time
+#: includes child processes (``RunRecord.children_cpu_time``), runs of merged files
+#: (``ComparisonResults.merged``), the task's timeout policy (``TaskInfo.skips_larger``).
+SCHEMA_VERSION = 2
+#: Every version this package reads (a field added since is given its default).
+READABLE_VERSIONS = (1, 2)
 
 class _Status(str, enum.Enum):
     """A status that is its own value wherever it is written (text, JSON, CSV)."""
@@ -124,6 +128,13 @@ class RunRecord:
     #: Where the instance came from when it is not the board size alone (an instance file and the
     #: number of diagonals taken, ``diag-21-4-75.param D=18``); empty otherwise.
     source: str = ""
+    #: Of ``cpu_time``, the seconds of child processes (solver programs); None in files before schema 2.
+    children_cpu_time: float | None = None
+    #: Peak resident KiB of the largest child process; None when none ran (or before schema 2).
+    children_peak_rss_kb: int | None = None
+    #: Which merged file the run comes from (an index into ``ComparisonResults.merged``); None: this
+    #: comparison's own run.
+    origin: int | None = None
 
     @property
     def memory_added_kb(self) -> int | None:
@@ -190,6 +201,8 @@ class Settings:
     command: str
     #: Resident memory each worker may use, in MB (None: not limited; older files).
     memory_limit_mb: float | None = None
+    #: How CPU time and memory were measured (empty in files before schema 2: the worker's own CPU time).
+    cpu_measure: str = ""
 
 
 @dataclass(frozen=True)
@@ -209,6 +222,17 @@ class Environment:
 
 
 @dataclass(frozen=True)
+class MergedRun:
+    """One saved comparison merged into a report (``report --merge``): where it came from and ran."""
+
+    file: str
+    environment: Environment
+    settings: Settings
+    started_at: str
+    finished_at: str
+
+
+@dataclass(frozen=True)
 class ComparisonResults:
     """Everything a comparison produced: what ran, where, every run and every check."""
 
@@ -224,6 +248,8 @@ class ComparisonResults:
     finished_at: str
     interruption: str = ""
     schema_version: int = SCHEMA_VERSION
+    #: The comparisons this one merges (``report --merge``); each run's ``origin`` indexes them.
+    merged: tuple[MergedRun, ...] = ()
 
     # -- verdicts ------------------------------------------------------------------------
 
@@ -324,9 +350,10 @@ class ComparisonResults:
         if not isinstance(data, dict):
             raise ResultsFileError("not a nqueens-cp results file (expected a JSON object)")
         version = data.get("schema_version")
-        if version != SCHEMA_VERSION:
+        if version not in READABLE_VERSIONS:
             raise ResultsFileError(
-                f"unsupported schema_version {version!r} (this nqueens-cp reads {SCHEMA_VERSION})"
+                f"unsupported schema_version {version!r} (this nqueens-cp reads "
+                f"{', '.join(map(str, READABLE_VERSIONS))})"
             )
         return typing.cast(ComparisonResults, _from_plain(cls, data, "results"))
 
@@ -338,6 +365,21 @@ class ComparisonResults:
         except json.JSONDecodeError as error:
             raise ResultsFileError(f"not valid JSON: {error}") from None
         return cls.from_dict(data)
+
+    # -- tables of runs ------------------------------------------------------------------
+
+    def to_dataframe(self) -> Any:
+        """A pandas ``DataFrame``, one row per run, with the columns of :data:`CSV_COLUMNS` (times
+        in seconds, empty values as missing); needs pandas (``pip install 'nqueens-cp[analysis]'``),
+        ``NQueensError`` saying so when it is missing."""
+        try:
+            import pandas
+        except ImportError:
+            from ..errors import NQueensError
+
+            raise NQueensError("the DataFrame needs pandas: pip install 'nqueens-cp[analysis]'") from None
+        return pandas.read_csv(io.StringIO(self.to_csv()), keep_default_na=False,
+                               na_values={c: [""] for c in _NUMERIC_COLUMNS}, dtype=dict.fromkeys(_TEXT_COLUMNS, str))
 
     # -- CSV -----------------------------------------------------------------------------
 
@@ -356,7 +398,8 @@ class ComparisonResults:
                     _num(run.wall_time), _num(run.cpu_time), _num(run.peak_rss_kb), _num(run.memory_added_kb),
                     _num(run.count), _num(run.expected), run.fingerprint or "", run.stored, int(run.truncated), run.invalid,
                     run.duplicates, size.variables if size else "", size.constraints if size else "",
-                    size.unit if size else "", run.source,
+                    size.unit if size else "", run.source, _num(run.children_cpu_time),
+                    _num(run.children_peak_rss_kb), "" if run.origin is None else self.merged[run.origin].file,
                 ]
             )
         return out.getvalue()
@@ -367,7 +410,13 @@ CSV_COLUMNS = (
     "schema_version", "task", "config", "backend", "n", "fixed", "repetition", "status", "reason",
     "wall_time_s", "cpu_time_s", "peak_rss_kb", "memory_added_kb", "count", "expected", "fingerprint", "stored",
     "truncated", "invalid", "duplicates", "model_variables", "model_constraints", "model_unit", "source",
+    "children_cpu_time_s", "children_peak_rss_kb", "merged_from",
 )
+#: The CSV's columns of numbers that may be empty (missing in a DataFrame), and of text.
+_NUMERIC_COLUMNS = ("wall_time_s", "cpu_time_s", "peak_rss_kb", "memory_added_kb", "count", "expected",
+                    "model_variables", "model_constraints", "children_cpu_time_s", "children_peak_rss_kb")
+_TEXT_COLUMNS = ("task", "config", "backend", "fixed", "status", "reason", "fingerprint", "model_unit", "source",
+                 "merged_from")
 
 
 def _num(value: float | int | None) -> str:

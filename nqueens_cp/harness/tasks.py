@@ -31,6 +31,9 @@ class TaskInfo:
     expected_label: str
     exhaustive: bool
     parameters: tuple[tuple[str, Any], ...] = ()
+    #: Whether a timeout skipped the configuration's larger boards (``Task.skip_larger_after_timeout``);
+    #: None in files before schema 2.
+    skips_larger: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -98,7 +101,8 @@ class Task(ABC):
 
     def info(self) -> TaskInfo:
         """The task described as data."""
-        return TaskInfo(self.name, self.title, self.expected_label, self.exhaustive, self.parameters())
+        return TaskInfo(self.name, self.title, self.expected_label, self.exhaustive, self.parameters(),
+                        self.skip_larger_after_timeout)
 
 
 @dataclass(frozen=True)
@@ -214,6 +218,8 @@ class Completion(Task):
     name: ClassVar[str] = "complete"
     exhaustive: ClassVar[bool] = False
     counts_known: ClassVar[bool] = False  # whether a board has a completion is what the runs find out
+    # A set of instances: a local search timing out on a board with no completion says nothing of the others.
+    skip_larger_after_timeout: ClassVar[bool] = False
     preplaced: int = 1
     instances_per_n: int = 1
     seed: int = 0
@@ -269,13 +275,15 @@ class InstanceFiles(Task):
     counts_known: ClassVar[bool] = False
     skip_larger_after_timeout: ClassVar[bool] = False
     pattern: str = ""
-    diagonals: int | None = None
+    #: The first D diagonals of each file; None: all; :data:`LISTED`: the Ds the answers file lists.
+    diagonals: int | str | None = None
     answers: str | None = None
     entries: tuple[FileInstance, ...] = ()
 
     @property
     def title(self) -> str:
-        which = "all diagonals" if self.diagonals is None else f"the first {self.diagonals} diagonals"
+        which = ("all diagonals" if self.diagonals is None else "the diagonals the answers list"
+                 if self.diagonals == LISTED else f"the first {self.diagonals} diagonals")
         return f"one solution of each instance in {self.pattern} ({len(self.entries)} instances, {which})"
 
     @property
@@ -312,19 +320,29 @@ class InstanceFiles(Task):
                 ("answers", self.answers or ""))
 
 
-def load_instance_files(pattern: str, diagonals: int | None = None, answers: str | None = None) -> InstanceFiles:
+#: ``--diagonals`` value: each file with every number of diagonals its ``--answers`` rows list.
+LISTED = "answers"
+
+
+def load_instance_files(
+    pattern: str, diagonals: int | str | None = None, answers: str | None = None
+) -> InstanceFiles:
     """The ``files`` task for every file matching the glob ``pattern`` (sorted by name).
 
-    ``diagonals`` takes the first D diagonals of each Excluded Diagonals file (None: all of them);
-    a file named like CSPLib's ``diag-N-4-ID.param`` is looked up in ``answers`` as (N, D, ID).
+    ``diagonals`` takes the first D diagonals of each Excluded Diagonals file (None: all of them;
+    :data:`LISTED`: one instance per D the answers file lists for the file, a file it does not
+    list left out: the sampled strata of ``benchmarks/csplib079``); a file named like CSPLib's
+    ``diag-N-4-ID.param`` is looked up in ``answers`` as (N, D, ID).
     An instance equal to one already read is kept once. Errors (no file matches, a file or the
     answers file unreadable) are ``NQueensError``s with the file and line.
     """
     import glob
     import os
 
-    from ..instance_files import answer_of, load_instance_file, read_answers
+    from ..instance_files import answer_of, listed_diagonals, load_instance_file, read_answers
 
+    if diagonals == LISTED and not answers:
+        raise NQueensError(f"--diagonals {LISTED} needs --answers FILE.tsv (the numbers of diagonals to take)")
     paths = sorted(path for path in glob.glob(pattern, recursive=True) if not os.path.isdir(path))
     if not paths:
         raise NQueensError(f"--files {pattern!r}: no file matches")
@@ -332,14 +350,19 @@ def load_instance_files(pattern: str, diagonals: int | None = None, answers: str
     entries: list[FileInstance] = []
     seen: set[Instance] = set()
     for path in paths:
-        read = load_instance_file(path, diagonals)
-        if read.instance in seen:
-            continue
-        seen.add(read.instance)
-        if read.diagonals is None:
-            entries.append(FileInstance(path, read.instance))
-            continue
-        entries.append(FileInstance(f"{path} D={read.diagonals}", read.instance, answer_of(table, path, read.diagonals)))
+        counts = listed_diagonals(table, path) if diagonals == LISTED else (diagonals,)
+        for count in counts:
+            read = load_instance_file(path, count if isinstance(count, int) else None)
+            if read.instance in seen:
+                continue
+            seen.add(read.instance)
+            if read.diagonals is None:
+                entries.append(FileInstance(path, read.instance))
+                continue
+            entries.append(FileInstance(f"{path} D={read.diagonals}", read.instance,
+                                        answer_of(table, path, read.diagonals)))
+    if not entries:
+        raise NQueensError(f"--files {pattern!r}: no file is listed in --answers {answers}")
     return InstanceFiles(pattern=pattern, diagonals=diagonals, answers=answers, entries=tuple(entries))
 
 

@@ -6,7 +6,8 @@ The worker
    that importing the solver package (or loading a compiled kernel) is not part of the timing;
 2. records the model size (untimed);
 3. pulls solutions from the backend in chunks, timing only the backend's iterator (wall clock
-   and process CPU time, all threads), and between chunks, untimed, feeds every solution to the
+   and CPU time: the worker's own, all threads, plus that of the solver programs it ran and waited
+   for), and between chunks, untimed, feeds every solution to the
    fingerprint, to the task's validity check (the independent checker) and to the duplicate
    detection, keeping the first ``store_limit`` distinct solutions for the exact set comparison;
    past that prefix, only 64 bits of each solution's hash are kept (8 bytes per solution, in
@@ -14,7 +15,12 @@ The worker
    so a run that drops one solution and yields another twice fails even when its count is
    right (two different boards share 64 hash bits with probability about k**2 / 2**65 for
    k solutions: 6e-6 for the 14.7 million of n = 16);
-4. reports peak memory from ``resource.getrusage``.
+4. reports peak memory from ``resource.getrusage``: the worker's, and its largest solver program's.
+
+CPU time is measured by ``getrusage``, not by BenchExec's ``runexec`` (cgroups): a worker is a
+forked Python process that reports through a pipe, not a command that ``runexec`` could start,
+and a child process is counted once it has exited and been waited for (a solver program killed
+at the timeout leaves no answer to time). :data:`CPU_MEASURE` is saved with the results.
 
 ``execute`` does all of this in the calling process; ``worker_main`` is the entry point of a
 worker process and sends the outcome back through a pipe.
@@ -33,7 +39,7 @@ from ..backends.base import Backend, ModelSize
 from ..errors import ModelTooLargeError, SearchBoundError, SearchStoppedError, describe_exception
 from ..fingerprint import FingerprintAccumulator
 from ..instance import Instance, Solution
-from ..processes import die_with_parent, limit_address_space, peak_resident_kb
+from ..processes import children_usage, die_with_parent, limit_address_space, peak_resident_kb
 from .tasks import Task
 
 #: Solutions pulled from a backend between two pauses of the clock.
@@ -43,6 +49,14 @@ CHUNK = 512
 WARM_UP = Instance(4)
 #: How many offending solutions a worker reports in full (the totals are always reported).
 EXAMPLES = 5
+#: How each run's CPU time and memory are measured (saved in the results' settings).
+CPU_MEASURE = ("getrusage: CPU time of the worker process (all threads) plus its finished child processes "
+               "(solver programs); peak resident memory of the worker and of its largest child")
+
+
+def cpu_seconds() -> float:
+    """CPU seconds so far of this process (all threads) and of its finished, waited-for children."""
+    return time.process_time() + children_usage()[0]
 
 
 @dataclass(frozen=True)
@@ -75,6 +89,10 @@ class WorkerReport:
     model_size: ModelSize | None
     #: Of ``duplicates``, the repeats found among the solutions past the stored prefix (by hash).
     duplicates_beyond: int = 0
+    #: Of ``cpu_time``, the part spent in child processes (solver programs the backend ran).
+    children_cpu_time: float = 0.0
+    #: Peak resident KiB of the largest child process (None: no child ran, or unknown).
+    children_peak_rss_kb: int | None = None
 
 
 def repeated_hashes(hashes: array[int]) -> int:
@@ -107,15 +125,16 @@ def execute(job: WorkerJob) -> WorkerReport:
     duplicate_examples: list[Solution] = []
     beyond = array("Q")  # 64 bits of the hash of each solution past the stored prefix
 
-    wall_start, cpu_start = time.perf_counter(), time.process_time()
+    children_start = children_usage()[0]
+    wall_start, cpu_start = time.perf_counter(), cpu_seconds()
     iterator = job.task.solutions(backend, instance)
     wall = time.perf_counter() - wall_start
-    cpu = time.process_time() - cpu_start
+    cpu = cpu_seconds() - cpu_start
     while True:
-        wall_start, cpu_start = time.perf_counter(), time.process_time()
+        wall_start, cpu_start = time.perf_counter(), cpu_seconds()
         chunk = list(islice(iterator, CHUNK))
         wall += time.perf_counter() - wall_start
-        cpu += time.process_time() - cpu_start
+        cpu += cpu_seconds() - cpu_start
         if not chunk:
             break
         for solution in chunk:
@@ -136,6 +155,7 @@ def execute(job: WorkerJob) -> WorkerReport:
             else:
                 truncated = True
                 beyond.append(hashed & 0xFFFF_FFFF_FFFF_FFFF)
+    children_cpu, children_peak = children_usage()
     repeats_beyond = repeated_hashes(beyond)
     duplicates += repeats_beyond
     value = fingerprint.value()
@@ -154,6 +174,8 @@ def execute(job: WorkerJob) -> WorkerReport:
         duplicate_examples=tuple(duplicate_examples),
         model_size=model_size,
         duplicates_beyond=repeats_beyond,
+        children_cpu_time=children_cpu - children_start,
+        children_peak_rss_kb=children_peak or None,
     )
 
 
@@ -196,11 +218,14 @@ def _execute_count(job: WorkerJob, backend: Backend, baseline: int | None) -> Wo
     """A counting task's run: the backend's ``count``, timed (no boards to check or store)."""
     job.task.count(backend, WARM_UP)  # imports and lazy set-up: untimed
     model_size = job.task.model_size(backend, job.instance)
-    wall_start, cpu_start = time.perf_counter(), time.process_time()
+    children_start = children_usage()[0]
+    wall_start, cpu_start = time.perf_counter(), cpu_seconds()
     count = job.task.count(backend, job.instance)
-    wall, cpu = time.perf_counter() - wall_start, time.process_time() - cpu_start
+    wall, cpu = time.perf_counter() - wall_start, cpu_seconds() - cpu_start
+    children_cpu, children_peak = children_usage()
     return WorkerReport(
         wall_time=wall, cpu_time=cpu, peak_rss_kb=peak_resident_kb(), baseline_rss_kb=baseline, count=count,
         fingerprint=f"count {count}", solutions=(), truncated=False, invalid=0, invalid_examples=(), duplicates=0,
-        duplicate_examples=(), model_size=model_size,
+        duplicate_examples=(), model_size=model_size, children_cpu_time=children_cpu - children_start,
+        children_peak_rss_kb=children_peak or None,
     )

@@ -17,24 +17,27 @@ from .tables import build_report
 
 @dataclass(frozen=True)
 class OutputFiles:
-    """Where a comparison's outputs go: the report, the raw results as JSON and CSV, and the plot."""
+    """Where a comparison's outputs go: the report, the raw results as JSON and CSV, and the plots."""
 
     directory: Path
     report: Path
     json: Path
     csv: Path
     plot: Path
+    cactus: Path
+    scatter: Path
 
     @classmethod
     def in_directory(cls, directory: str | Path, fmt: str) -> OutputFiles:
-        """The standard names in ``directory``: report.<ext>, results.json, results.csv, runtime.png."""
+        """The standard names in ``directory``: report.<ext>, results.json, results.csv, runtime.png,
+        cactus.png, scatter.png."""
         base = Path(directory)
         return cls(base, base / f"report.{EXTENSIONS[fmt]}", base / "results.json", base / "results.csv",
-                   base / "runtime.png")
+                   base / "runtime.png", base / "cactus.png", base / "scatter.png")
 
     def all(self) -> tuple[Path, ...]:
         """Every output path."""
-        return (self.report, self.json, self.csv, self.plot)
+        return (self.report, self.json, self.csv, self.plot, self.cactus, self.scatter)
 
     def earlier(self) -> tuple[Path, ...]:
         """The files of an earlier comparison in the directory, of any report format: those of its
@@ -71,25 +74,37 @@ class OutputFiles:
         self.directory.mkdir(parents=True, exist_ok=True)
         atomic_write_all({self.json: results.to_json(), self.csv: results.to_csv()})
 
-    def render(self, results: ComparisonResults, fmt: str, boards: Gallery | None = None) -> tuple[str, bytes | None]:
-        """The report as text in ``fmt`` and the runtime plot (None when there is nothing to plot);
-        ``boards``: the gallery of the HTML page (needed for ``html``)."""
-        from .plot import runtime_plot_png
+    def render(
+        self, results: ComparisonResults, fmt: str, boards: Gallery | None = None,
+        scatter: tuple[str, str] | None = None,
+    ) -> tuple[str, dict[Path, bytes]]:
+        """The report as text in ``fmt`` and the plots to write beside it (runtime, cactus, scatter:
+        those with something to draw); ``boards``: the gallery of the HTML page (needed for
+        ``html``); ``scatter``: the two configurations of the scatter plot (default
+        :func:`~.plot.default_scatter_pair`)."""
+        from .plot import cactus_figure, default_scatter_pair, figure_png, runtime_figure, scatter_figure
+        from .scores import compute_scores
 
-        png = runtime_plot_png(results)
-        names = [self.report.name, self.json.name, self.csv.name] + ([self.plot.name] if png else [])
-        if fmt == "html":  # one self-contained page: the plot inline, the gallery of boards
+        scores = compute_scores(results)
+        pair = scatter or default_scatter_pair(results, scores)
+        figures = {self.plot: runtime_figure(results), self.cactus: cactus_figure(results, scores),
+                   self.scatter: scatter_figure(results, *pair, scores) if pair else None}
+        pngs = {path: figure_png(figure) for path, figure in figures.items() if figure is not None}
+        names = [self.report.name, self.json.name, self.csv.name] + [path.name for path in pngs]
+        if fmt == "html":  # one self-contained page: the plots inline, the gallery of boards
             from .html_page import build_html_report
 
             if boards is None:
                 raise ValueError("an HTML report needs the gallery's boards (harness.gallery.solve_gallery)")
-            text = build_html_report(results, boards, files=names)
+            text = build_html_report(results, boards, files=names, scatter=pair)
         else:
-            text = render(build_report(results, plot=self.plot.name if png else None, files=names), fmt)
-        return text, png
+            shown = {path: path.name if path in pngs else None for path in figures}
+            text = render(build_report(results, plot=shown[self.plot], cactus=shown[self.cactus],
+                                       scatter=shown[self.scatter], files=names), fmt)
+        return text, pngs
 
     def write_all(
-        self, results: ComparisonResults, fmt: str, rendered: tuple[str, bytes | None] | None = None,
+        self, results: ComparisonResults, fmt: str, rendered: tuple[str, dict[Path, bytes]] | None = None,
         boards: Gallery | None = None,
     ) -> str:
         """Every output, as one atomic set (see the module docstring); returns the rendered report.
@@ -97,13 +112,14 @@ class OutputFiles:
         ``rendered`` is :meth:`render`'s result when the caller has it already, else ``boards``
         is handed to it.
         """
-        text, png = rendered if rendered is not None else self.render(results, fmt, boards)
+        text, pngs = rendered if rendered is not None else self.render(results, fmt, boards)
         self.directory.mkdir(parents=True, exist_ok=True)
         files: dict[str | os.PathLike[str], str | bytes] = {self.json: results.to_json(), self.csv: results.to_csv()}
-        if png is not None:
-            files[self.plot] = png
+        for path, png in pngs.items():
+            files[path] = png
         files[self.report] = text
         atomic_write_all(files)
-        if png is None and self.plot.exists():
-            self.plot.unlink()  # a stale plot of an earlier run must not sit next to this report
+        for plot in (self.plot, self.cactus, self.scatter):
+            if plot not in pngs and plot.exists():
+                plot.unlink()  # a stale plot of an earlier run must not sit next to this report
         return text

@@ -1,9 +1,10 @@
 """The self-contained HTML report: one file that opens anywhere, offline.
 
-Everything is inside the page: the tables, the runtime plot as inline SVG (no ``runtime.png``
-next to it is needed), the environment, the verdict at the top, and a gallery of boards drawn by
-:func:`nqueens_cp.board.board_svg`: every fundamental solution (one per symmetry class) of one
-small n, and the first solution of the largest n compared. No script, no stylesheet or font from elsewhere.
+Everything is inside the page: the tables, the runtime, cactus and scatter plots as inline SVG (no
+``runtime.png`` next to it is needed), the environment, the verdict at the top, and a gallery of
+boards drawn by :func:`nqueens_cp.board.board_svg`: every fundamental solution (one per symmetry
+class) of one small n, and the first solution of the largest n compared. No script, no stylesheet
+or font from elsewhere.
 
 The boards of the gallery are not stored in the saved results (runs keep fingerprints, not
 solutions), and this package solves nothing: they are solved in a step before rendering, outside
@@ -19,8 +20,9 @@ from ..board import board_svg
 from ..harness.gallery import LARGEST_DRAWN, Gallery
 from ..harness.results import ComparisonResults
 from .document import Block, Figure, Heading, Paragraph
-from .plot import runtime_plot_svg
+from .plot import cactus_figure, default_scatter_pair, figure_svg, runtime_figure, scatter_figure
 from .render import render_html
+from .scores import compute_scores
 from .tables import build_report
 
 #: Width and height of the board of the largest n, in CSS pixels.
@@ -53,8 +55,19 @@ def gallery(boards: Gallery) -> list[Block]:
     return blocks
 
 
-def build_html_report(results: ComparisonResults, boards: Gallery, *, files: Sequence[str] = ()) -> str:
-    """The self-contained HTML page of ``results``, with the gallery of ``boards``."""
-    svg = runtime_plot_svg(results)
-    plot = Figure(svg, "median wall time against n per configuration, log scale") if svg else None
-    return render_html(build_report(results, plot=plot, files=files, gallery=gallery(boards)))
+def build_html_report(
+    results: ComparisonResults, boards: Gallery, *, files: Sequence[str] = (), scatter: tuple[str, str] | None = None,
+) -> str:
+    """The self-contained HTML page of ``results``, with the gallery of ``boards`` and every plot
+    inline (``scatter``: the two configurations of the scatter plot; default: the report's pair)."""
+    scores = compute_scores(results)
+    pair = scatter or default_scatter_pair(results, scores)
+    runtime, cactus = runtime_figure(results), cactus_figure(results, scores)
+    scattered = scatter_figure(results, *pair, scores) if pair else None
+    plot = Figure(figure_svg(runtime), "median wall time against n per configuration, log scale") if runtime else None
+    cactus_block = Figure(figure_svg(cactus), "instances solved against time, every configuration and the virtual "
+                          "best") if cactus else None
+    scatter_block = (Figure(figure_svg(scattered), f"{pair[0]} against {pair[1]}, wall time per instance, log-log")
+                     if scattered is not None and pair else None)
+    return render_html(build_report(results, plot=plot, files=files, gallery=gallery(boards), cactus=cactus_block,
+                                    scatter=scatter_block))

@@ -125,7 +125,8 @@ def render_latex(document: Document) -> str:
             if block.level == 1:
                 parts.append(r"\section*{" + latex_escape(title) + "}")
             else:
-                parts.append(r"\subsection*{" + latex_escape(block.text) + "}")
+                command = "subsection" if block.level == 2 else "subsubsection"
+                parts.append("\\" + command + "*{" + latex_escape(block.text) + "}")
         elif isinstance(block, Paragraph):
             text = latex_escape(block.text)
             parts.append(r"\noindent\fbox{\textbf{" + text + "}}" if block.strong else text)

@@ -6,6 +6,7 @@ from typing import Callable, Sequence
 
 from ..harness.results import FAIL, NOT_RUN, PASS, Check, ComparisonResults, RunStatus
 from .document import Block, Bullets, Code, Document, Figure, Heading, Image, Item, Paragraph, Table
+from .scores import PENALTIES, UNSOLVED_KINDS, VIRTUAL_BEST, Scores, compute_scores, instance_name, ranked
 from .summary import CellStats, labels, sizes, table_of_cells
 
 #: The mark of the fastest configuration in a row of the runtime table.
@@ -245,10 +246,93 @@ def resources_table(results: ComparisonResults) -> Table:
 
     rows = _rows_by_size(results, lambda cell: cell.median_cpu is not None, text)
     note = (
-        "Median CPU time of the worker process while the backend ran (all its threads), and the largest rise of "
-        "the worker's peak resident memory above its size at start (solver libraries included)."
+        "Median CPU time of the worker process while the backend ran (all its threads"
+        + (", and the solver programs it ran" if results.settings.cpu_measure else "")
+        + "), and the largest rise of the worker's peak resident memory above its size at start (solver libraries "
+        "included)."
     )
     return Table(("n", *configs), rows, note)
+
+
+def _seconds(value: float | None) -> str:
+    return DASH if value is None else format_time(value)
+
+
+#: How the unsolved kinds are headed in the scores table.
+_KIND_HEADERS = {"wrong": "wrong", "error": "error", "timeout": "timeout", "oom": "out of memory",
+                 "refused": "refused", "skipped": "skipped", "not run": "not run"}
+
+
+def timeout_policy(results: ComparisonResults) -> str:
+    """What a timeout did to a configuration's other runs (the task's policy), in one sentence."""
+    skips = results.task.skips_larger
+    if skips is None:
+        return ""
+    if skips:
+        return ("Policy: a size sweep; after a timeout, out of memory or refusal, the configuration's other "
+                "repetitions of that board and every larger board were skipped (counted unsolved).")
+    return ("Policy: a set of instances; every instance ran for every configuration (a timeout skipped only "
+            "the other repetitions of that instance).")
+
+
+def scores_table(scores: Scores) -> Table:
+    """Per configuration (most solved first) and the virtual best: solved, unsolved by kind, PAR-2,
+    PAR-10, total and median wall and CPU time, unique solves and marginal contribution."""
+    kinds = [kind for kind in UNSOLVED_KINDS if kind in ("error", "timeout", "oom", "refused")
+             or any(score.unsolved_by(kind) for score in scores.scores)]
+    headers = ("configuration", "solved", *(_KIND_HEADERS[k] for k in kinds), *(f"PAR-{k}" for k in PENALTIES),
+               "wall total", "wall median", "CPU total", "CPU median", "only it", "marginal")
+    rows = []
+    for score in [*ranked(scores), scores.virtual_best]:
+        vbs = score.config == VIRTUAL_BEST
+        rows.append((
+            score.config, f"{score.solved}/{score.instances}", *(str(score.unsolved_by(k)) for k in kinds),
+            *(format_time(score.par_k(k)) for k in PENALTIES), _seconds(score.wall_total), _seconds(score.wall_median),
+            _seconds(score.cpu_total), _seconds(score.cpu_median),
+            DASH if vbs else str(score.unique), DASH if vbs else "0" if score.marginal <= 0 else format_time(score.marginal),
+        ))
+    note = (
+        f"An instance is solved when every repetition answered within the {scores.timeout:g} s limit and no check "
+        "of the answer failed (wrong: a check failed); its time is the median wall time of the repetitions. "
+        + f"PAR-k (PAR-2: SAT Competition; PAR-10): the mean over the {len(scores.instances)} instances of that "
+        "time, or k x the limit when unsolved. Totals and medians are over the solved instances. virtual best: on each instance "
+        "the fastest configuration that solved it. only it: instances no other configuration solved; marginal: how "
+        "much the virtual best's PAR-2 grows without the configuration."
+    )
+    return Table(headers, tuple(rows), note)
+
+
+def unique_solves_table(scores: Scores) -> Table | None:
+    """The instances only one configuration solved, with its time (None when there are none)."""
+    if not scores.only_solved_by:
+        return None
+    rows = tuple((instance_name(key), config, _seconds(scores.outcomes[(config, key)].wall))
+                 for key, config in scores.only_solved_by)
+    return Table(("instance", "solved only by", "wall time"), rows)
+
+
+def scores_section(results: ComparisonResults, *, cactus: str | Figure | None = None,
+                   scatter: str | Figure | None = None) -> list[Block]:
+    """Solved counts, PAR-2, the virtual best, the unique solves and the cactus and scatter plots."""
+    if not results.runs:
+        return []
+    scores = compute_scores(results)
+    blocks: list[Block] = [Heading("Solved instances, PAR-2 and the virtual best"), scores_table(scores)]
+    policy = timeout_policy(results)
+    if policy:
+        blocks.append(Paragraph(policy))
+    unique = unique_solves_table(scores)
+    if unique is not None:
+        blocks += [Heading("Solved by one configuration only", 3), unique]
+    for title, plot, alt in (
+        ("Cactus plot", cactus, "instances solved against time, every configuration and the virtual best"),
+        ("Scatter plot", scatter, "wall time per instance, one configuration against another, log-log"),
+    ):
+        if isinstance(plot, Figure):
+            blocks += [Heading(title, 3), plot]
+        elif plot:
+            blocks += [Heading(title, 3), Image(plot, alt)]
+    return blocks
 
 
 # -- verdict, failures and what was not checked ---------------------------------------------
@@ -323,19 +407,26 @@ def environment_table(results: ComparisonResults) -> Table:
         *((name, version) for name, version in env.packages),
         ("started / finished", f"{results.started_at} / {results.finished_at}"),
         ("worker start method", results.settings.start_method),
+        ("CPU time and memory", results.settings.cpu_measure or "getrusage of the worker process alone"),
         ("invoked as", env.invoked_as),
     ]
+    for index, part in enumerate(results.merged):  # report --merge: where each file's runs were made
+        other = part.environment
+        rows.append((f"merged file {index + 1}", f"{part.file}: {part.started_at} / {part.finished_at}, "
+                     f"{other.cpu_model} ({other.cpu_count} usable cores), python {other.python}, {other.os}; "
+                     f"{part.settings.command}"))
     return Table(("", ""), tuple(rows))
 
 
 def build_report(
     results: ComparisonResults, *, plot: str | Figure | None = None, files: Sequence[str] = (),
-    gallery: Sequence[Block] = (),
+    gallery: Sequence[Block] = (), cactus: str | Figure | None = None, scatter: str | Figure | None = None,
 ) -> Document:
     """The full report of ``results``.
 
-    ``plot`` is the runtime plot: its path relative to the report, or the plot itself as a
-    ``Figure`` (inline SVG, for a self-contained page); ``gallery`` is a section of boards drawn.
+    ``plot``, ``cactus`` and ``scatter`` are the runtime, cactus and scatter plots: each a path
+    relative to the report, or the plot itself as a ``Figure`` (inline SVG, for a self-contained
+    page); ``gallery`` is a section of boards drawn.
     """
     settings = results.settings
     ns = settings.ns
@@ -344,9 +435,12 @@ def build_report(
     blocks: list[Block] = [Heading(f"nqueens-cp comparison: {results.task.title}, {span}", 1)]
     blocks += verdict(results)
     blocks += failures_section(results)
-    blocks += not_run_section(results)
-    if results.task.name in ("complete", "files"):
+    instance_set = results.task.name in ("complete", "files")
+    scores = scores_section(results, cactus=cactus, scatter=scatter)
+    if instance_set:  # what an instance set is compared by comes before the list of what was not checked
+        blocks += scores
         blocks += [Heading("Completion: boards settled"), completion_table(results)]
+    blocks += not_run_section(results)
     blocks += [Heading("Runtime"), runtime_table(results)]
     speedup = speedup_table(results)
     if speedup is not None:
@@ -356,6 +450,8 @@ def build_report(
     if size is not None:
         blocks += [Heading("Model size"), size]
     blocks += [Heading("CPU time and memory"), resources_table(results)]
+    if not instance_set:
+        blocks += scores
     if isinstance(plot, Figure):
         blocks += [Heading("Runtime plot"), plot]
     elif plot:
