@@ -1,9 +1,10 @@
-"""The built site in a real headless Chromium at 1280 px: no code block scrolls sideways.
+"""The built site in a real headless Chromium at 1280 px: no code block or table scrolls sideways.
 
 Slow (it builds the site with ``mkdocs build --strict``, about a minute). Each page is opened with
-its folded blocks (``??? info``) open; a code block whose content is wider than its box fails the
-test, which names the page and the block's longest line. Without chromium or mkdocs the test
-skips, except under CI where a skip fails (``.ci/`` installs both).
+its folded blocks (``??? info``) open; a code block whose content is wider than its box, or a table
+wider than the text column, fails the test, which names the page and the block's longest line (a
+table's first row). Without chromium or mkdocs the test skips, except under CI where a skip fails
+(``.ci/`` installs both).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
-#: Opens every folded block, then replaces the page by the measure of its code blocks.
+#: Opens every folded block, then replaces the page by the measure of its code blocks and tables.
 PROBE = """<script>
 window.addEventListener('load', () => {
   document.querySelectorAll('details').forEach(d => { d.open = true; });
@@ -31,6 +32,12 @@ window.addEventListener('load', () => {
     if (box.scrollWidth > box.clientWidth + 1) {
       const longest = code.textContent.split('\\n').reduce((a, b) => a.length >= b.length ? a : b);
       wide.push([box.scrollWidth, box.clientWidth, longest.slice(0, 100)]);
+    }
+  });
+  document.querySelectorAll('.md-content table').forEach(table => {
+    const box = table.closest('.md-typeset__scrollwrap') || table.parentElement;
+    if (table.scrollWidth > box.clientWidth + 1) {
+      wide.push([table.scrollWidth, box.clientWidth, 'a table: ' + table.rows[0].textContent.trim().slice(0, 90)]);
     }
   });
   const text = JSON.stringify({width: window.innerWidth, blocks: blocks.length, wide: wide});
@@ -49,7 +56,8 @@ def _chromium() -> str:
 
 
 def measure(page: Path, profile: Path) -> dict[str, object]:
-    """``page`` (a built HTML page) in headless Chromium at 1280 x 900: its code blocks and the wide ones."""
+    """``page`` (a built HTML page) in headless Chromium at 1280 x 900: its code blocks, the wide ones and
+    the wide tables."""
     probe = page.with_name("nqfit-probe.html")
     probe.write_text(page.read_text(encoding="utf-8").replace("</body>", PROBE + "</body>"), encoding="utf-8")
     command = [
@@ -68,16 +76,18 @@ def measure(page: Path, profile: Path) -> dict[str, object]:
     return result
 
 
-def test_the_measure_finds_a_wide_block_and_passes_a_wrapped_one(tmp_path: Path) -> None:
+def test_the_measure_finds_a_wide_block_and_table_and_passes_wrapped_ones(tmp_path: Path) -> None:
     line = "word " * 300
     page = tmp_path / "index.html"
     page.write_text(
         '<html><body><div class="md-content"><pre><code style="display:block;overflow:auto">' + line
         + '</code></pre><pre><code style="display:block;overflow:auto;white-space:pre-wrap">' + line
-        + "</code></pre></div></body></html>", encoding="utf-8")
+        + '</code></pre><table><tr><td style="white-space:nowrap">' + line + "</td></tr></table>"
+        + "<table><tr><td>" + line + "</td></tr></table></div></body></html>", encoding="utf-8")
     result = measure(page, tmp_path / "profile")
     assert result["width"] == 1280 and result["blocks"] == 2
-    assert [wide[2] for wide in result["wide"]] == [line[:100]]  # type: ignore[attr-defined]
+    found = [wide[2] for wide in result["wide"]]  # type: ignore[attr-defined]
+    assert found == [line[:100], "a table: " + line.strip()[:90]]
 
 
 @pytest.fixture(scope="module")
@@ -94,7 +104,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.mark.slow
-def test_every_code_block_fits_the_page_at_1280_px(site: Path, tmp_path: Path) -> None:
+def test_every_code_block_and_table_fits_the_page_at_1280_px(site: Path, tmp_path: Path) -> None:
     pages = sorted(p for p in site.glob("*/index.html") if p.parent.name not in ("assets", "search"))
     assert len(pages) >= 15
     too_wide: list[str] = []
