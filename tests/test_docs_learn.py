@@ -100,6 +100,15 @@ def test_code_in_table_cells_breaks_between_words() -> None:
     )
 
 
+def test_one_word_code_in_running_text_stays_whole() -> None:
+    html = ("<p><code>--unique</code> and <code>solve 8 --all</code></p>"
+            "<pre><code>--x</code></pre><td><code>a_<wbr>b</code></td>")
+    assert layout.whole_words(html) == (
+        '<p><code class="nq-word">--unique</code> and <code>solve 8 --all</code></p>'
+        "<pre><code>--x</code></pre><td><code>a_<wbr>b</code></td>"
+    )
+
+
 def test_file_paths_link_to_the_source_when_the_repository_is_known() -> None:
     html = ("<p><code>nqueens_cp/board.py</code>, <code>benchmarks/</code>, <code>no/such/file.py</code>, "
             '<a href="x"><code>README.md</code></a></p><pre><code>nqueens_cp/board.py</code></pre>')

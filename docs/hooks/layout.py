@@ -7,6 +7,8 @@ An MkDocs hook (``hooks:`` in ``mkdocs.yml``), on each page's HTML:
   forbids that in table cells, and :func:`break_points` gives the browser the places where a
   break reads well: a ``<wbr>`` after each ``/``, ``_``, ``(``, ``=`` and comma of a ``<code>``
   inside a table cell.
+- In running text, :func:`whole_words` keeps an inline ``<code>`` of one word (an option, a name)
+  on one line: ``--unique`` broke into ``--`` and ``unique``.
 - When ``repo_url`` is set, :func:`link_sources` makes each inline ``<code>`` that names a file or
   folder of the repository (``nqueens_cp/models/cpsat.py``, ``benchmarks/``) a link to it there.
 """
@@ -57,9 +59,22 @@ def link_sources(html: str, repo_url: str, root: Path = ROOT) -> str:
     return "".join(part if part.startswith("<pre") else _PATH_CODE.sub(code, part) for part in parts)
 
 
+_WORD_CODE = re.compile(r"<code>([^<\s]{1,60})</code>")
+
+
+def whole_words(html: str) -> str:
+    """``html`` with each inline ``<code>`` of one word (no space, at most 60 characters) marked
+    ``class="nq-word"``, which the stylesheet keeps on one line in running text: ``--unique`` never
+    splits into ``--`` and ``unique``. Code blocks and code with break points are left as they are."""
+    parts = _PRE.split(html)
+    return "".join(part if part.startswith("<pre") else _WORD_CODE.sub(r'<code class="nq-word">\1</code>', part)
+                   for part in parts)
+
+
 def on_page_content(html: str, page: Any, config: Any, files: Any) -> str:
-    """MkDocs hook: link the source paths (when ``repo_url`` is set), put the break points in."""
+    """MkDocs hook: link the source paths (when ``repo_url`` is set), put the break points in, keep
+    one-word code whole."""
     repo_url = config.get("repo_url")
     if repo_url:
         html = link_sources(html, repo_url)
-    return break_points(html)
+    return whole_words(break_points(html))

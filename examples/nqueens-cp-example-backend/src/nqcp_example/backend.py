@@ -10,7 +10,8 @@ from nqueens_cp.instance import Instance, Solution
 
 class SetsBackend(Backend):
     name = "sets"
-    summary = "row-by-row backtracking over sets of used columns and diagonals (an example from another package)"
+    summary = ("row-by-row backtracking over sets of used columns and diagonals"
+               " (an example from another package)")
 
     def _solutions(self, instance: Instance, limit: int | None) -> Iterator[Solution]:
         n, fixed = instance.n, instance.fixed_by_row
