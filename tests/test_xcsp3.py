@@ -80,3 +80,45 @@ def test_export_command_writes_xcsp3(tmp_path: object) -> None:
     done = run_cli("export", "6", "--format", "xcsp3", "-o", str(out))
     assert done.returncode == 0, done.stderr
     assert '<array id="q" size="[6]"> 0..5 </array>' in out.read_text()
+
+
+def _printed(tmp_path, text: str) -> list[str]:  # type: ignore[no-untyped-def]
+    """A stand-in solver that prints ``text``: the command ``_run`` is given."""
+    script = tmp_path / "solver.out"
+    script.write_text(text, encoding="utf-8")
+    return ["cat", str(script)]
+
+
+@pytest.mark.parametrize(
+    "output",
+    [
+        "c the solver ran out of memory\n",  # no status line at all
+        "\x1b[92ms UNKNOWN\x1b[0m\n",  # ACE's colours around a status that answers nothing
+        "s SATISFIABLE\nd FOUND SOLUTIONS 0\n",  # satisfiable, yet no board printed
+    ],
+)
+def test_a_solver_that_ends_without_an_answer_is_an_error_not_no_solution(tmp_path, output: str) -> None:  # type: ignore[no-untyped-def]
+    from nqueens_cp.backends.xcsp3 import _run
+    from nqueens_cp.errors import SolverError
+
+    with pytest.raises(SolverError, match="no answer"):
+        list(_run(_printed(tmp_path, output), tuple, str(tmp_path / "err.txt")))
+
+
+def test_an_incomplete_exploration_is_no_complete_enumeration(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from nqueens_cp.backends.xcsp3 import _run
+    from nqueens_cp.errors import SolverError
+
+    output = ("v <instantiation> <values> 1 3 0 2 </values> </instantiation>\n\x1b[92ms SATISFIABLE\x1b[0m\n"
+              "\x1b[91md INCOMPLETE EXPLORATION\x1b[0m\n")
+    command = _printed(tmp_path, output)
+    assert list(_run(command, tuple, str(tmp_path / "err.txt"), complete=False)) == [(1, 3, 0, 2)]
+    with pytest.raises(SolverError, match="before exploring every board"):
+        list(_run(command, tuple, str(tmp_path / "err.txt")))
+
+
+def test_ace_s_coloured_unsatisfiable_is_read_as_no_solution(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from nqueens_cp.backends.xcsp3 import _run
+
+    output = "\x1b[92ms UNSATISFIABLE\x1b[0m\n\x1b[92md COMPLETE EXPLORATION\x1b[0m\n"
+    assert list(_run(_printed(tmp_path, output), tuple, str(tmp_path / "err.txt"))) == []

@@ -38,6 +38,10 @@ JAVA_HINT = "install Java 11 or later (Debian/Ubuntu: apt-get install default-jr
 _VALUES = re.compile(r"<values>([^<]*)</values>")
 #: ACE prints a solution found while parsing (every variable fixed) as ``q: [0, 4, ...]`` instead.
 _FIXED = re.compile(r"^\s*q: \[([0-9, ]*)\]")
+#: ACE colours its lines (``\x1b[92ms SATISFIABLE\x1b[0m``): the codes are removed before reading one.
+_COLOUR = re.compile(r"\x1b\[[0-9;]*m")
+#: The status lines (``s ...``) of an answer: every other status (``UNKNOWN``, none at all) is no answer.
+ANSWERED = ("SATISFIABLE", "UNSATISFIABLE", "OPTIMUM FOUND")
 
 
 def solver_jar(solver: str) -> str | None:
@@ -105,20 +109,33 @@ class Xcsp3Backend(Backend):
             with open(path, "w", encoding="utf-8") as handle:
                 handle.write(xcsp3_text(instance))
             errors = os.path.join(folder, "stderr.txt")
-            yield from _run(solver_command(self.options["solver"], path, limit), model.board, errors)
+            yield from _run(solver_command(self.options["solver"], path, limit), model.board, errors,
+                            complete=limit is None)
 
 
-def _run(command: list[str], to_board: Callable[[list[int]], Solution], errors: str) -> Iterator[Solution]:
-    """Run ``command`` and yield a board per ``<values>`` it prints; the process ends with the iterator."""
+def _run(
+    command: list[str], to_board: Callable[[list[int]], Solution], errors: str, *, complete: bool = True
+) -> Iterator[Solution]:
+    """Run ``command`` and yield a board per ``<values>`` it prints; the process ends with the iterator.
+
+    The end of the boards is an answer only when the solver says so: its status line must be one of
+    :data:`ANSWERED` (``UNSATISFIABLE`` when it printed none), and when every board was asked for
+    (``complete``) it must not report an incomplete exploration. Otherwise :class:`SolverError`: a
+    solver that stops early (out of memory, a limit of its own) is never read as "no more solutions".
+    """
     with open(errors, "w", encoding="utf-8") as error_file:
         process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=error_file, text=True, bufsize=1)
         assert process.stdout is not None
         pending = ""
         found = 0
         fixed: list[int] | None = None
+        status: str | None = None
+        incomplete = False
         try:
             for line in process.stdout:
+                line = _COLOUR.sub("", line)
                 if line.startswith("s "):
+                    status = line[2:].strip()
                     break  # the status line; Choco prints the last solution again after it
                 last = _FIXED.match(line)
                 if last:  # ACE repeats the last solution so; only a solution found while parsing comes only so
@@ -135,13 +152,19 @@ def _run(command: list[str], to_board: Callable[[list[int]], Solution], errors: 
                 yield to_board([int(value) for value in match.group(1).split()])
             if not found and fixed is not None:
                 yield to_board(fixed)
-            for _ in process.stdout:  # the statistics after the status line
-                pass
-            status = process.wait()
-            if status != 0:
+            for line in process.stdout:  # the statistics after the status line
+                incomplete = incomplete or "INCOMPLETE EXPLORATION" in _COLOUR.sub("", line)
+            exit_status = process.wait()
+            if exit_status != 0:
                 with open(errors, encoding="utf-8", errors="replace") as handle:
                     said = [line.strip() for line in handle if line.strip() and not line.startswith("\tat ")]
-                raise SolverError(f"xcsp3: the solver exited with status {status}: {said[-1] if said else ''}")
+                raise SolverError(f"xcsp3: the solver exited with status {exit_status}: {said[-1] if said else ''}")
+            boards = found or int(fixed is not None)
+            if status not in ANSWERED or (status == "UNSATISFIABLE") == bool(boards):
+                raise SolverError(f"xcsp3: the solver ended with status {status or '(none)'} after {boards} "
+                                  "board(s): no answer")
+            if complete and incomplete:
+                raise SolverError(f"xcsp3: the solver stopped before exploring every board ({found} found)")
         finally:
             if process.poll() is None:
                 process.kill()
