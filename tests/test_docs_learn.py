@@ -92,6 +92,14 @@ def test_a_plot_is_drawn_from_a_saved_comparison() -> None:
     assert html.startswith('<figure class="nq-plot"') and 'src="data:image/svg+xml;base64,' in html
 
 
+def test_the_cactus_and_scatter_plots_of_an_instance_set_are_drawn_when_the_site_is_built() -> None:
+    for kind, words in (("cactus", "instances solved against time"), ("scatter", "one point per instance")):
+        html = pictures.render(f"<!-- {kind}: reports/csplib079/results.json -->")
+        assert html.startswith('<figure class="nq-plot"') and words in html, kind
+        assert 'src="data:image/svg+xml;base64,' in html
+    assert not list((pictures.ROOT / "docs").rglob("*.png")), "the site's pictures are drawn, not committed"
+
+
 def test_code_in_table_cells_breaks_between_words() -> None:
     html = "<table><tr><td><code>nqueens_cp/models/cpsat.py</code></td></tr></table><p><code>a_b</code></p>"
     assert layout.break_points(html) == (

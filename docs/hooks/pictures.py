@@ -7,7 +7,9 @@ An MkDocs hook (``hooks:`` in ``mkdocs.yml``). A page (or a file it includes) ho
   by the independent checker before it is drawn;
 - ``<!-- plot: PATH -->`` gets the runtime plot of the saved comparison ``PATH`` (a
   ``results.json`` under the repository, e.g. ``reports/results.json``), drawn by
-  :func:`nqueens_cp.reports.plot.runtime_plot_svg` as the HTML report draws it.
+  :func:`nqueens_cp.reports.plot.runtime_plot_svg` as the HTML report draws it;
+- ``<!-- cactus: PATH -->`` and ``<!-- scatter: PATH -->`` get its cactus plot and the scatter plot
+  of the pair the report picks (:func:`nqueens_cp.reports.plot.default_scatter_pair`).
 
 The markers are HTML comments, invisible where the Markdown is read as it is (GitHub), and are
 replaced in the page's HTML (``on_page_content``), so Markdown never reads the SVG. An unknown name
@@ -26,7 +28,7 @@ from typing import Any, Callable
 
 ROOT = Path(__file__).resolve().parents[2]
 
-_MARKER = re.compile(r"<!--\s*(picture|plot):\s*(\S+)\s*-->")
+_MARKER = re.compile(r"<!--\s*(picture|plot|cactus|scatter):\s*(\S+)\s*-->")
 
 #: Width of a board in a row of boards, CSS pixels.
 SMALL = 150
@@ -194,30 +196,50 @@ def picture(name: str) -> str:
     return PICTURES[name]()
 
 
-@cache
-def plot(path: str) -> str:
-    """The runtime plot of the saved comparison at ``path`` (relative to the repository) as an ``<img>``."""
+def _results(path: str) -> Any:
     from nqueens_cp.harness.results import ComparisonResults
-    from nqueens_cp.reports.plot import runtime_plot_svg
 
     file = ROOT / path
     if not file.is_file():
         raise ValueError(f"docs: no saved comparison at {path}")
-    results = ComparisonResults.from_json(file.read_text(encoding="utf-8"))
-    svg = runtime_plot_svg(results)
+    return ComparisonResults.from_json(file.read_text(encoding="utf-8"))
+
+
+def _figure(svg: str | None, path: str, alt: str, note: str) -> str:
+    """``svg`` as an ``<img>`` with its caption (an error when there is nothing to plot)."""
     if svg is None:
         raise ValueError(f"docs: the comparison at {path} has nothing to plot")
     data = base64.b64encode(svg.encode("utf-8")).decode("ascii")
-    alt = f"median wall time against n per configuration, log scale: {results.task.title}"
     return (f'<figure class="nq-plot" style="margin:1em 0"><img src="data:image/svg+xml;base64,{data}" '
             f'alt="{html.escape(alt)}" style="width:100%;max-width:880px">'
             f'<figcaption style="font-size:.8rem">{html.escape(alt)}; drawn from <code>{html.escape(path)}'
-            "</code> when this page was built (x: a timeout).</figcaption></figure>")
+            f"</code> when this page was built{note}.</figcaption></figure>")
+
+
+@cache
+def plot(kind: str, path: str) -> str:
+    """The ``kind`` plot (``plot``: runtime; ``cactus``; ``scatter``) of the saved comparison at ``path``
+    (relative to the repository) as an ``<img>``."""
+    from nqueens_cp.reports import plot as plots
+
+    results = _results(path)
+    if kind == "cactus":
+        return _figure(plots.cactus_plot_svg(results), path,
+                       f"instances solved against time, per configuration and the virtual best: {results.task.title}",
+                       "")
+    if kind == "scatter":
+        pair = plots.default_scatter_pair(results)
+        if pair is None:
+            raise ValueError(f"docs: the comparison at {path} has no two configurations to scatter")
+        return _figure(plots.scatter_plot_svg(results, *pair), path,
+                       f"{pair[1]} against {pair[0]}, one point per instance, log-log", " (border: unsolved)")
+    return _figure(plots.runtime_plot_svg(results), path,
+                   f"median wall time against n per configuration, log scale: {results.task.title}", " (x: a timeout)")
 
 
 def render(text: str) -> str:
     """``text`` with every picture and plot marker replaced by its HTML."""
-    return _MARKER.sub(lambda m: picture(m.group(2)) if m.group(1) == "picture" else plot(m.group(2)), text)
+    return _MARKER.sub(lambda m: picture(m.group(2)) if m.group(1) == "picture" else plot(m.group(1), m.group(2)), text)
 
 
 def on_page_content(html_text: str, page: Any, config: Any, files: Any) -> str:
