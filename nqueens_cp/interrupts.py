@@ -32,8 +32,9 @@ from typing import Any, Callable, Iterator, TypeVar, cast
 T = TypeVar("T")
 
 #: The messages of exceptions native extensions raise for a SIGINT they caught themselves
-#: (lower case): PySAT's ``pycard.error`` and ``pysolvers.error``; Exact's ``RuntimeError``.
-LIBRARY_MESSAGES = ("caught keyboard interrupt", "program interrupted by user")
+#: (lower case): PySAT's ``pycard.error`` and ``pysolvers.error``; Exact's ``RuntimeError``;
+#: z3's reason for an unknown answer, which the smt backend reports.
+LIBRARY_MESSAGES = ("caught keyboard interrupt", "program interrupted by user", "interrupted from keyboard")
 
 
 def rearm_python_handlers(*signums: int) -> None:
@@ -251,7 +252,8 @@ class StopSignals:
 
 
 @contextmanager
-def native_call(stop: Callable[[], object] | None = None, *, rearm: bool = False) -> Iterator[None]:
+def native_call(stop: Callable[[], object] | None = None, *, rearm: bool = False,
+                holds_gil: bool = False) -> Iterator[None]:
     """Around a library call that does not return to Python until it is done, on the main thread.
 
     While the command line's :class:`StopSignals` is active, SIGINT or SIGTERM during the call
@@ -260,14 +262,26 @@ def native_call(stop: Callable[[], object] | None = None, *, rearm: bool = False
     without ``stop``, or if the call has not returned :data:`NATIVE_GRACE` s later, the process
     ends at once (exit status 130 or 143, children killed). ``rearm``: for a library that put its
     own handlers in place of Python's before the call (Exact, see the module docstring), put
-    Python's back first, so that the signal comes here and SIGTERM stays SIGTERM. Elsewhere (a
-    library user's program, another thread) nothing changes."""
+    Python's back first, so that the signal comes here and SIGTERM stays SIGTERM. ``holds_gil``:
+    for a call that keeps the GIL until it returns (Choco's native image, Exact), where the watcher
+    cannot run either: SIGINT and SIGTERM take their default action during the call, the process
+    ends by the signal itself (a shell shows 130 or 143; no line on stderr; for a one-shot call
+    prefer :func:`in_child`). Elsewhere (a library user's program, another thread) nothing
+    changes."""
     watch = _active
     if watch is None or threading.current_thread() is not threading.main_thread():
         yield
         return
     if rearm:
         rearm_python_handlers(signal.SIGINT, signal.SIGTERM)
+    if holds_gil:
+        previous = {signum: signal.signal(signum, signal.SIG_DFL) for signum in watch._previous}
+        try:
+            yield
+        finally:
+            for signum, handler in previous.items():
+                signal.signal(signum, handler)
+        return
     call = _NativeCall(stop)
     outer = watch._enter(call)
     try:

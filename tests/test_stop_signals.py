@@ -19,7 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from nqueens_cp.interrupts import StopSignals, Terminated, exit_status, native_call
+from nqueens_cp.errors import SolverError
+from nqueens_cp.interrupts import StopSignals, Terminated, exit_status, is_interruption, native_call
 
 from .conftest import REPO, require_backend
 from .test_reliability_crashes import _session_processes
@@ -107,6 +108,10 @@ def test_a_long_run_ends_on_the_signal(tmp_path: Path, backend: str, signum: int
 
 def test_exit_status_is_128_plus_the_signal() -> None:
     assert (exit_status(signal.SIGINT), exit_status(signal.SIGTERM)) == (130, 143)
+
+
+def test_z3_stopped_by_its_own_ctrl_c_handler_is_an_interruption() -> None:
+    assert is_interruption(SolverError("z3 stopped without an answer (interrupted from keyboard)"))
 
 
 def test_stop_signals_raise_and_put_everything_back() -> None:

@@ -79,7 +79,7 @@ class PbBackend(Backend):
             return
         squares = [f"x{v}" for v in model.square_variables]
         while True:
-            with native_call():
+            with native_call(holds_gil=True):  # Exact keeps the GIL while it searches
                 state = solver.runFull(False)
             if state == "UNSAT":
                 return
