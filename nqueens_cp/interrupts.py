@@ -94,7 +94,7 @@ def exit_status(signum: int) -> int:
 
 #: Seconds a native call has, once told to stop (:func:`native_call`), before the process ends
 #: without it.
-NATIVE_GRACE = 0.5
+NATIVE_GRACE = 0.25
 
 #: The :class:`StopSignals` active in this process (the command line's), or None.
 _active: StopSignals | None = None

@@ -61,8 +61,8 @@ class AspBackend(Backend):
             logger=lambda _code, message: messages.append(message),
         )
         try:
-            control.add("base", [], program.text)
-            with native_call():  # grounding cannot be stopped: the signal ends the process
+            with native_call():  # parsing and grounding cannot be stopped: the signal ends the process
+                control.add("base", [], program.text)
                 control.ground([("base", [])])
         except RuntimeError as error:  # a syntax or grounding error: the message says which
             raise SolverError(f"clingo could not ground the program: {' '.join(messages) or error}") from error
@@ -93,7 +93,7 @@ class AspBackend(Backend):
         with control.solve(yield_=True) as handle:
             models = iter(handle)
             while True:
-                with native_call(stop=handle.cancel):
+                with native_call():  # see _count
                     model = next(models, None)
                 if model is None:
                     break
@@ -106,7 +106,9 @@ class AspBackend(Backend):
         """clasp counts the answer sets itself; no board is handed to Python."""
         program = self._program(instance, unique)
         control = self._control(program, limit or 0)
-        with native_call(stop=control.interrupt):
+        # No stop through clingo's interrupt: the search would end in clingo's statistics callback,
+        # where Python's handler then raises and clingo aborts the process (seen). It ends at once.
+        with native_call():
             result = control.solve()
         if result.interrupted or (limit is None and not result.exhausted):
             raise SolverError("clingo stopped before enumerating every answer set")

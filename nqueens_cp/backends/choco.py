@@ -67,8 +67,13 @@ class ChocoBackend(Backend):
             solver.set_min_dom_lb_search(*built.queens)
         elif built.queens and search == "inorder":
             solver.set_input_order_lb_search(*built.queens)
+        # Choco's native image keeps the GIL while it searches: during the first search (the long
+        # one on a large board) a signal ends the process by itself; the later ones, a solution
+        # each, are short, and Python's handler runs between them.
+        first = True
         while True:
-            with native_call(holds_gil=True):  # Choco's native image keeps the GIL while it searches
+            with native_call(holds_gil=first):
                 if not solver.solve():
                     return
+            first = False
             yield built.rows.board([q.get_value() for q in built.queens])

@@ -78,9 +78,11 @@ class PbBackend(Backend):
         if solver is None:
             return
         squares = [f"x{v}" for v in model.square_variables]
+        first = True
         while True:
-            with native_call(holds_gil=True):  # Exact keeps the GIL while it searches
+            with native_call(holds_gil=first):  # Exact keeps the GIL: as in the choco backend
                 state = solver.runFull(False)
+            first = False
             if state == "UNSAT":
                 return
             if state != "SAT":
