@@ -59,6 +59,10 @@ CASES: tuple[Case, ...] = (
     Case("ganak", ("solve", "20", "--count", "--backend", "ganak")),
     Case("approxmc", ("solve", "20", "--count", "--backend", "approxmc")),
     Case("bdd", ("solve", "13", "--count", "--backend", "bdd")),
+    # first solutions of large boards: one long call each (parsing and grounding for asp)
+    Case("asp", ("solve", "1000", "--backend", "asp"), 3.0),
+    Case("choco", ("solve", "3000", "--backend", "choco"), 4.0),
+    Case("smt", ("solve", "400", "--backend", "smt"), 3.0),
 )
 
 
