@@ -9,25 +9,32 @@ of its own. Exact goes further: constructing a solver installs its own handler f
 SIGTERM behind Python's back and leaves it there (a later SIGTERM then no longer ends the process,
 and every later Exact call in it, or in a process forked from it, fails with "Program interrupted
 by user."); :func:`python_signal_handlers_back` undoes that when the library's call ends.
-:func:`is_interruption` recognises all of these, and :class:`SigintWatch` notes every SIGINT that
-reaches Python while a command runs, so that whatever exception follows it, the command ends as
-"interrupted" (exit status 130), not as an internal error.
+:func:`is_interruption` recognises all of these, and :class:`StopSignals` notes every SIGINT (and
+SIGTERM) that reaches Python while a command runs, so that whatever exception follows it, the
+command ends as "interrupted" (exit status 130; "terminated", 143, after SIGTERM), not as an
+internal error. A library call that keeps Python's handlers from running until it returns (a
+search in C++, a compiled kernel) is wrapped in :func:`native_call`: the signal then stops it
+through the library's own stop, or ends the process.
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
 import queue
 import signal
+import sys
 import threading
 from contextlib import contextmanager
 from types import FrameType, TracebackType
-from typing import Any, Callable, Iterator, TypeVar
+from typing import Any, Callable, Iterator, TypeVar, cast
 
 T = TypeVar("T")
 
 #: The messages of exceptions native extensions raise for a SIGINT they caught themselves
-#: (lower case): PySAT's ``pycard.error`` and ``pysolvers.error``; Exact's ``RuntimeError``.
-LIBRARY_MESSAGES = ("caught keyboard interrupt", "program interrupted by user")
+#: (lower case): PySAT's ``pycard.error`` and ``pysolvers.error``; Exact's ``RuntimeError``;
+#: z3's reason for an unknown answer, which the smt backend reports.
+LIBRARY_MESSAGES = ("caught keyboard interrupt", "program interrupted by user", "interrupted from keyboard")
 
 
 def rearm_python_handlers(*signums: int) -> None:
@@ -74,33 +81,271 @@ def raise_if_interruption(error: BaseException) -> None:
         raise KeyboardInterrupt from None
 
 
-class SigintWatch:
-    """While active, notes (``seen``) every SIGINT that reaches Python, then raises
-    ``KeyboardInterrupt`` as Python's own handler does. Only where Python's handler is in place
-    (a SIGINT ignored on purpose, by a background job, stays ignored) and on the main thread."""
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised where Python's handler runs while :class:`StopSignals` is active: the
+    command unwinds as after Ctrl-C (children ended, partial files removed, results kept)."""
 
-    def __init__(self) -> None:
-        self.seen = False
-        self._previous: Any = None
-        self._installed = False
+
+def exit_status(signum: int) -> int:
+    """The exit status of a command stopped by signal ``signum``: 128 + its number (the shells'
+    convention: 130 after SIGINT, 143 after SIGTERM)."""
+    return 128 + int(signum)
+
+
+#: Seconds a native call has, once told to stop (:func:`native_call`), before the process ends
+#: without it.
+NATIVE_GRACE = 0.25
+
+#: The :class:`StopSignals` active in this process (the command line's), or None.
+_active: StopSignals | None = None
+_fork_hook = False
+
+
+def _forget_in_child() -> None:
+    """In a forked child: the parent's watch is not this process's; a signal here must not wake
+    the parent's watcher through the inherited wakeup descriptor."""
+    global _active
+    if _active is not None:
+        _active = None
+        with contextlib.suppress(ValueError):  # forked from a thread other than the main one
+            signal.set_wakeup_fd(-1)
+
+
+class _NativeCall:
+    """One :func:`native_call` under way on the main thread."""
+
+    def __init__(self, stop: Callable[[], object] | None) -> None:
+        self.stop = stop
+        self.returned = threading.Event()
+
+
+class StopSignals:
+    """SIGINT and SIGTERM while a command runs, honoured even inside native code.
+
+    While active (on the main thread): SIGINT raises ``KeyboardInterrupt`` as Python's own handler
+    does, SIGTERM raises :class:`Terminated`; ``signum`` notes the first that came (``seen``:
+    whether any did), so that whatever exception follows, the command ends as stopped. Only where
+    Python's default handling is in place (a SIGINT ignored on purpose, by a background job, stays
+    ignored; so does a SIGTERM ignored).
+
+    Python runs those handlers only between bytecodes: a library call that never returns to
+    Python until it is done (a solver's search in C++, a compiled kernel) would keep them waiting.
+    So the signals also wake a watcher thread (``signal.set_wakeup_fd``): if the main thread is
+    inside a :func:`native_call`, the watcher calls that call's ``stop`` and, if it has not
+    returned :data:`NATIVE_GRACE` s later (or there is no ``stop``), ends the process itself:
+    every child process killed, ``announce(signum)`` (the command's line on stderr, which returns
+    the exit status), then ``os._exit``.
+    """
+
+    def __init__(self, announce: Callable[[int], int] | None = None) -> None:
+        self.signum: int | None = None
+        self._announce = announce
+        self._previous: dict[int, Any] = {}
+        self._pid = os.getpid()
+        self._call: _NativeCall | None = None
+        self._lock = threading.Lock()
+        self._fds: tuple[int, int] | None = None
+        self._previous_fd = -1
+
+    @property
+    def seen(self) -> bool:
+        """Whether SIGINT or SIGTERM came while active."""
+        return self.signum is not None
 
     def _handler(self, signum: int, frame: FrameType | None) -> None:
-        self.seen = True
+        if os.getpid() != self._pid:  # in a child forked while active: what Python does by default
+            if signum == signal.SIGTERM:
+                signal.signal(signum, signal.SIG_DFL)
+                os.kill(os.getpid(), signum)
+            signal.default_int_handler(signum, frame)
+        if self.signum is None:
+            self.signum = signum
+        if signum == signal.SIGTERM:
+            raise Terminated("terminated (SIGTERM)")
         signal.default_int_handler(signum, frame)
 
-    def __enter__(self) -> SigintWatch:
-        if threading.current_thread() is threading.main_thread():
-            self._previous = signal.getsignal(signal.SIGINT)
-            if self._previous is signal.default_int_handler:
-                signal.signal(signal.SIGINT, self._handler)
-                self._installed = True
+    def __enter__(self) -> StopSignals:
+        global _active, _fork_hook
+        if threading.current_thread() is not threading.main_thread():
+            return self
+        if not _fork_hook and hasattr(os, "register_at_fork"):
+            os.register_at_fork(after_in_child=_forget_in_child)
+            _fork_hook = True
+        for signum, default in ((signal.SIGINT, signal.default_int_handler), (signal.SIGTERM, signal.SIG_DFL)):
+            previous = signal.getsignal(signum)
+            if previous is default:
+                self._previous[signum] = signal.signal(signum, self._handler)
+        if self._previous:
+            read, write = os.pipe()
+            os.set_blocking(write, False)
+            self._previous_fd = signal.set_wakeup_fd(write, warn_on_full_buffer=False)
+            self._fds = (read, write)
+            threading.Thread(target=self._watch, args=(read,), name="nqueens-cp-signals", daemon=True).start()
+            _active = self
         return self
 
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
                  trace: TracebackType | None) -> None:
-        if self._installed:
-            signal.signal(signal.SIGINT, self._previous)
-            self._installed = False
+        global _active
+        for signum, previous in self._previous.items():
+            signal.signal(signum, previous)
+        self._previous.clear()
+        if self._fds is not None:
+            signal.set_wakeup_fd(self._previous_fd)
+            os.close(self._fds[1])  # the watcher reads the end of the pipe, closes it and ends
+            self._fds = None
+        if _active is self:
+            _active = None
+
+    # -- native calls --------------------------------------------------------------------------
+
+    def _enter(self, call: _NativeCall) -> _NativeCall | None:
+        with self._lock:
+            outer, self._call = self._call, call
+        return outer
+
+    def _leave(self, call: _NativeCall, outer: _NativeCall | None) -> None:
+        with self._lock:
+            self._call = outer
+        call.returned.set()
+
+    def _watch(self, read: int) -> None:
+        """The watcher thread: a byte per signal that reached Python's C handler."""
+        try:
+            while data := os.read(read, 64):
+                for signum in data:
+                    if signum in (signal.SIGINT, signal.SIGTERM):
+                        self._stop_native_call(signum)
+        except OSError:
+            pass
+        finally:
+            os.close(read)
+
+    def _stop_native_call(self, signum: int) -> None:
+        with self._lock:
+            call = self._call
+        if call is None:  # the main thread runs Python: the handler runs there
+            return
+        if call.stop is not None:
+            with contextlib.suppress(Exception):  # a stop that fails: the process ends below
+                call.stop()
+            if call.returned.wait(NATIVE_GRACE):
+                return
+        self._end_now(signum)
+
+    def _end_now(self, signum: int) -> None:
+        """End the process from the watcher: children killed, the command's line, its status."""
+        from .processes import descendants
+
+        for child in descendants(os.getpid()):
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(child, signal.SIGKILL)
+        status = exit_status(signum)
+        with contextlib.suppress(Exception):
+            flushing = threading.Thread(target=sys.stdout.flush, daemon=True)
+            flushing.start()
+            flushing.join(0.2)  # what was printed so far, unless the reader has stopped reading
+        with contextlib.suppress(Exception):
+            status = self._announce(signum) if self._announce is not None else status
+            sys.stderr.flush()
+        os._exit(status)
+
+
+@contextmanager
+def native_call(stop: Callable[[], object] | None = None, *, rearm: bool = False,
+                holds_gil: bool = False) -> Iterator[None]:
+    """Around a library call that does not return to Python until it is done, on the main thread.
+
+    While the command line's :class:`StopSignals` is active, SIGINT or SIGTERM during the call
+    calls ``stop`` from another thread (the library's own way to end the call early: CP-SAT's
+    ``stop_search``, HiGHS's ``cancelSolve``), after which Python's handler raises as usual;
+    without ``stop``, or if the call has not returned :data:`NATIVE_GRACE` s later, the process
+    ends at once (exit status 130 or 143, children killed). ``rearm``: for a library that put its
+    own handlers in place of Python's before the call (Exact, see the module docstring), put
+    Python's back first, so that the signal comes here and SIGTERM stays SIGTERM. ``holds_gil``:
+    for a call that keeps the GIL until it returns (Choco's native image, Exact), where the watcher
+    cannot run either: SIGINT and SIGTERM take their default action during the call, the process
+    ends by the signal itself (a shell shows 130 or 143; no line on stderr; for a one-shot call
+    prefer :func:`in_child`). Elsewhere (a library user's program, another thread) nothing
+    changes."""
+    watch = _active
+    if watch is None or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    if rearm:
+        rearm_python_handlers(signal.SIGINT, signal.SIGTERM)
+    if holds_gil:
+        previous = {signum: signal.signal(signum, signal.SIG_DFL) for signum in watch._previous}
+        try:
+            yield
+        finally:
+            for signum, handler in previous.items():
+                signal.signal(signum, handler)
+        return
+    call = _NativeCall(stop)
+    outer = watch._enter(call)
+    try:
+        yield
+    finally:
+        watch._leave(call, outer)
+
+
+def in_child(call: Callable[[], T]) -> T:
+    """``call()``, run in a forked child while the command line's :class:`StopSignals` is active
+    (elsewhere, or off the main thread, here): for a library call that holds the GIL until it
+    returns (Exact's count, ApproxMC's), which keeps the watcher of :func:`native_call` from
+    running too. This process waits for the answer where Python's handlers run; on SIGINT or
+    SIGTERM it kills the child and unwinds as usual. The child ends with this process (killed
+    by the kernel if this one is). Costs a fork (a few milliseconds); ``call`` must return (or
+    raise) something picklable.
+    """
+    import pickle
+
+    if _active is None or threading.current_thread() is not threading.main_thread():
+        return call()
+    from .processes import die_with_parent
+
+    rearm_python_handlers(signal.SIGINT, signal.SIGTERM)  # a library's own (Exact's) would keep them away
+    parent = os.getpid()
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: answer through the pipe, then end without running anything of the parent's
+        status = 0
+        try:
+            os.close(read)
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            die_with_parent(parent)
+            try:
+                answer: tuple[bool, object] = (True, call())
+            except Exception as error:
+                answer = (False, error)
+            try:
+                data = pickle.dumps(answer)
+            except Exception as error:  # an exception that cannot be pickled: its text
+                data = pickle.dumps((False, RuntimeError(f"{type(answer[1]).__name__}: {answer[1]} ({error})")))
+            with os.fdopen(write, "wb") as pipe:
+                pipe.write(data)
+        except BaseException:
+            status = 1
+        finally:
+            os._exit(status)
+    os.close(write)
+    try:
+        with os.fdopen(read, "rb") as pipe:
+            data = pipe.read()  # Python's handlers run here: SIGINT or SIGTERM raises
+        _, status = os.waitpid(pid, 0)
+    except BaseException:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        raise
+    if not data:
+        raise RuntimeError(f"the solver's process ended without an answer (wait status {status})")
+    done, value = pickle.loads(data)
+    if not done:
+        raise value
+    return cast(T, value)
 
 
 _END = object()

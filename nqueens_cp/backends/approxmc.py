@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from ..instance import Instance
+from ..interrupts import in_child
 from ..models.cnf import DEFAULT_ENCODING, ENCODINGS, build_cnf
 from ..models.geometry import ModelSize
 from .base import OptionSpec
@@ -67,5 +68,7 @@ class ApproxMcBackend(CountingBackend):
         counter = pyapproxmc.Counter(seed=self.options["seed"], epsilon=self.options["epsilon"],
                                      delta=self.options["delta"])
         counter.add_clauses(built.cnf.clauses)
-        cell, hashes = counter.count(list(range(1, len(built.squares) + 1)))
+        queens = list(range(1, len(built.squares) + 1))
+        # ApproxMC holds the GIL until it is done: a signal could not stop it in this process
+        cell, hashes = in_child(lambda: counter.count(queens))
         return int(cell) << int(hashes)  # cell count times 2^hashes

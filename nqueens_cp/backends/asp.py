@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Iterator
 
 from ..errors import SolverError
 from ..instance import Instance, Solution
+from ..interrupts import native_call
 from ..models.asp import FORMULATIONS, AspProgram, asp_program
 from ..models.geometry import ModelSize
 from .base import Backend, OptionSpec
@@ -60,8 +61,9 @@ class AspBackend(Backend):
             logger=lambda _code, message: messages.append(message),
         )
         try:
-            control.add("base", [], program.text)
-            control.ground([("base", [])])
+            with native_call():  # parsing and grounding cannot be stopped: the signal ends the process
+                control.add("base", [], program.text)
+                control.ground([("base", [])])
         except RuntimeError as error:  # a syntax or grounding error: the message says which
             raise SolverError(f"clingo could not ground the program: {' '.join(messages) or error}") from error
         return control
@@ -89,7 +91,12 @@ class AspBackend(Backend):
         program = self._program(instance, unique)
         control = self._control(program, limit or 0)
         with control.solve(yield_=True) as handle:
-            for model in handle:
+            models = iter(handle)
+            while True:
+                with native_call():  # see _count
+                    model = next(models, None)
+                if model is None:
+                    break
                 yield self._decode(program, model.symbols(shown=True))
             result = handle.get()
         if result.interrupted:
@@ -99,7 +106,10 @@ class AspBackend(Backend):
         """clasp counts the answer sets itself; no board is handed to Python."""
         program = self._program(instance, unique)
         control = self._control(program, limit or 0)
-        result = control.solve()
+        # No stop through clingo's interrupt: the search would end in clingo's statistics callback,
+        # where Python's handler then raises and clingo aborts the process (seen). It ends at once.
+        with native_call():
+            result = control.solve()
         if result.interrupted or (limit is None and not result.exhausted):
             raise SolverError("clingo stopped before enumerating every answer set")
         return int(control.statistics["summary"]["models"]["enumerated"])

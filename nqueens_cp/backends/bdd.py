@@ -15,6 +15,7 @@ from typing import ClassVar
 
 from ..errors import ModelTooLargeError, NQueensError
 from ..instance import Instance
+from ..interrupts import in_child
 from ..models.bdd import BUILDS, bdd_library, bdd_size, build_queens_bdd, new_manager
 from ..models.geometry import ModelSize
 from .base import OptionSpec
@@ -63,8 +64,13 @@ class BddBackend(CountingBackend):
                 f"bdd: the decision diagram of {open_rows} free rows would outgrow memory (at most {BDD_MAX_N}); "
                 'use backend "bitboard" for counts')
         library = self._library()
-        manager = new_manager(library)
-        if library == "cudd":
-            manager.configure(reordering=bool(self.options["reorder"]))
-        root, variables = build_queens_bdd(manager, instance, self.options["build"])
-        return round(float(manager.count(root, nvars=variables)))  # CUDD counts in a double: exact below 2^53
+
+        def count() -> int:
+            manager = new_manager(library)
+            if library == "cudd":
+                manager.configure(reordering=bool(self.options["reorder"]))
+            root, variables = build_queens_bdd(manager, instance, self.options["build"])
+            return round(float(manager.count(root, nvars=variables)))  # CUDD counts in a double: exact below 2^53
+
+        # CUDD keeps the GIL through an operation (4 s after the signal at n = 13): built in a child
+        return in_child(count)

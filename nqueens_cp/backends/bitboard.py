@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Iterator
 
 from ..errors import BackendUnavailableError, NQueensError
 from ..instance import Instance, Solution
+from ..interrupts import native_call
 from ..searches import constellations
 from ..searches.bitboard import COMPILED_MAX_N, bitboard_count, bitboard_solutions, row_masks
 from ..symmetry import SYMMETRIES, class_size
@@ -105,7 +106,8 @@ class BitboardBackend(Backend):
         search (no symmetry is exact there). ``search=lines`` counts with its own kernel."""
         lines = self._lines()
         if lines is not None and not unique:
-            return int(lines.count(instance, limit, self.options["batch_size"]))
+            with native_call():  # a compiled search: the signal ends the process (see interrupts)
+                return int(lines.count(instance, limit, self.options["batch_size"]))
         if limit is None and not instance.fixed and not instance.blocked:
             counted = self._count_empty(instance.n)
             return counted.classes if unique else counted.total
@@ -116,7 +118,8 @@ class BitboardBackend(Backend):
             return bitboard_count(instance)
         if unique:
             return super()._count(instance, limit, unique)
-        return int(kernel.count_masked(row_masks(instance), limit))
+        with native_call():
+            return int(kernel.count_masked(row_masks(instance), limit))
 
     def _count_empty(self, n: int) -> constellations.ConstellationCount:
         """Solutions and classes of the empty n x n board, by start constellations."""
@@ -143,7 +146,8 @@ class BitboardBackend(Backend):
         try:  # not through _kernel: counting needs none of bitboard_kernel (0.1 s to import)
             from ..searches import constellations_kernel
 
-            return constellations_kernel.count_batch(n, items)  # compiles on first use: needs numba
+            with native_call():
+                return constellations_kernel.count_batch(n, items)  # compiles on first use: needs numba
         except ImportError as error:
             raise _needs_numba(error) from None
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import ClassVar, Iterator
 
 from ..instance import Instance, Solution
+from ..interrupts import native_call
 from ..models.choco import ALLDIFF_LEVELS, DIAGONALS, ChocoModel, build_choco_model, choco_size
 from ..models.geometry import ModelSize
 from ..models.rows import row_model
@@ -66,5 +67,13 @@ class ChocoBackend(Backend):
             solver.set_min_dom_lb_search(*built.queens)
         elif built.queens and search == "inorder":
             solver.set_input_order_lb_search(*built.queens)
-        while solver.solve():
+        # Choco's native image keeps the GIL while it searches: during the first search (the long
+        # one on a large board) a signal ends the process by itself; the later ones, a solution
+        # each, are short, and Python's handler runs between them.
+        first = True
+        while True:
+            with native_call(holds_gil=first):
+                if not solver.solve():
+                    return
+            first = False
             yield built.rows.board([q.get_value() for q in built.queens])

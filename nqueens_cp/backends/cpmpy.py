@@ -25,7 +25,7 @@ from typing import Any, ClassVar, Iterator
 
 from ..errors import BackendOptionError, did_you_mean
 from ..instance import Instance, Solution
-from ..interrupts import python_signal_handlers_back
+from ..interrupts import native_call, python_signal_handlers_back
 from ..models.cpmpy_model import build_cpmpy_model
 from ..models.geometry import ModelSize
 from ..models.rows import row_model
@@ -161,8 +161,14 @@ class CpmpyBackend(Backend):
         with python_signal_handlers_back(), warnings.catch_warnings():
             warnings.simplefilter("ignore", UserWarning)  # "solver state will be invalid after this call"
             solver = cp.SolverLookup.get(self.options["solver"], built.model)
-            solver.solveAll(display=keep, solution_limit=limit)
+            with native_call(rearm=True):
+                solver.solveAll(display=keep, solution_limit=limit, **self._signal_parameters())
         yield from found
+
+    def _signal_parameters(self) -> dict[str, Any]:
+        """Solver parameters that leave SIGINT to Python: CP-SAT would otherwise catch it, stop
+        its search and return what it had found as if it were complete."""
+        return {"catch_sigint_signal": False} if self.options["solver"] == "ortools" else {}
 
     def _first_solution(self, instance: Instance) -> Solution | None:
         import cpmpy as cp
@@ -177,6 +183,7 @@ class CpmpyBackend(Backend):
         built = build_cpmpy_model(rows)
         with python_signal_handlers_back():
             solver = cp.SolverLookup.get(self.options["solver"], built.model)
-            if not solver.solve():
-                return None
+            with native_call(rearm=True):
+                if not solver.solve(**self._signal_parameters()):
+                    return None
         return rows.board([int(v) for v in built.queens.value()])

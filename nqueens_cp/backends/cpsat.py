@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Iterator
 
 from ..errors import BackendOptionError, SearchStoppedError, SolverError
 from ..instance import Instance, Solution
+from ..interrupts import native_call
 from ..models.cpsat import (
     STRATEGIES,
     CpSatModel,
@@ -104,7 +105,8 @@ class CpSatBackend(Backend):
         strategy = self._strategy("first")
         built = self._build(instance, strategy)
         solver = self._solver(strategy, enumerate_all=False)
-        status = solver.solve(built.model)
+        with native_call(stop=solver.stop_search):  # Ctrl-C stops the search, not only the process
+            status = solver.solve(built.model)
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             return tuple(int(solver.value(q)) for q in built.queens)
         if status != cp_model.INFEASIBLE:
@@ -128,7 +130,8 @@ class CpSatBackend(Backend):
         from .cpsat_callbacks import SolutionCounter
 
         counter = SolutionCounter()
-        status = solver.solve(built.model, counter)
+        with native_call(stop=solver.stop_search):
+            status = solver.solve(built.model, counter)
         self._check_complete(solver, status)
         return int(counter.found)
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from ..instance import Instance
+from ..interrupts import native_call
 from ..models.cnf import DEFAULT_ENCODING, ENCODINGS, build_cnf
 from ..models.geometry import ModelSize
 from .base import OptionSpec
@@ -54,5 +55,5 @@ class GanakBackend(CountingBackend):
             counter.new_vars(built.cnf.nv - counter.nof_vars())
         if built.cnf.nv > queens:
             counter.set_sampling_set(list(range(1, len(built.squares) + 1)))
-        with quiet_stdout():  # Ganak prints progress lines ("c o ...") on the process's stdout
+        with quiet_stdout(), native_call():  # Ganak prints progress lines ("c o ...") on the process's stdout
             return int(counter.count())

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Iterator
 
 from ..errors import ModelTooLargeError, SearchStoppedError, SolverError
 from ..instance import Instance, Solution
+from ..interrupts import native_call
 from ..models.geometry import ModelSize
 from ..models.mip import FORMULATIONS, INF, MipModel, build_mip_model
 from ..oeis import A000170, A002562
@@ -99,7 +100,9 @@ class MipBackend(Backend):
 
         if model.columns == 0:  # nothing to decide: feasible iff every row holds with no terms
             return [] if all(r.lower <= 0 <= r.upper for r in model.rows) else None
-        if highs.run() == highspy.HighsStatus.kError:
+        with native_call():  # HiGHS's cancelSolve did not stop a running solve (n = 250: 47 s)
+            ran = highs.run()
+        if ran == highspy.HighsStatus.kError:
             raise SolverError("HiGHS failed to run (an option or the model was refused)")
         status = highs.getModelStatus()
         # a 0-1 program with no objective cannot be unbounded: "unbounded or infeasible" is infeasible

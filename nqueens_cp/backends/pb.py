@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Iterator
 
 from ..errors import SolverError
 from ..instance import Instance, Solution
-from ..interrupts import python_signal_handlers_back
+from ..interrupts import in_child, native_call, python_signal_handlers_back
 from ..models.geometry import ModelSize
 from ..models.pb import FORMULATIONS, PbModel, build_pb_model
 from .base import Backend, OptionSpec
@@ -78,8 +78,11 @@ class PbBackend(Backend):
         if solver is None:
             return
         squares = [f"x{v}" for v in model.square_variables]
+        first = True
         while True:
-            state = solver.runFull(False)
+            with native_call(holds_gil=first):  # Exact keeps the GIL: as in the choco backend
+                state = solver.runFull(False)
+            first = False
             if state == "UNSAT":
                 return
             if state != "SAT":
@@ -94,12 +97,15 @@ class PbBackend(Backend):
             return super()._count(instance, limit, unique)
         model = self._model(instance, unique)
         # Exact's handler stays for the one long call (Ctrl-C stops it at once, as
-        # "Program interrupted by user."), Python's is back after it.
+        # "Program interrupted by user."), Python's is back after it. Under the command line the
+        # count runs in a child process, Python's handlers here, so SIGTERM stays SIGTERM.
         with python_signal_handlers_back():
             solver = self._solver(model)
             if solver is None:
                 return 0
-            state, found = solver.count([f"x{v}" for v in model.square_variables])
+            squares = [f"x{v}" for v in model.square_variables]
+            # Exact holds the GIL until it is done: a signal could not stop it in this process
+            state, found = in_child(lambda: solver.count(squares))
         if state not in ("SAT", "UNSAT"):
             raise SolverError(f"exact stopped before counting every solution ({state})")
         return int(found)

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Iterator
 
 from ..errors import SolverError
 from ..instance import Instance, Solution
+from ..interrupts import native_call
 from ..models.geometry import ModelSize
 from ..models.smt import MODELS, SmtModel, build_smt_model
 from .base import Backend, OptionSpec
@@ -64,7 +65,8 @@ class SmtBackend(Backend):
             logic = AUTO_LOGIC[(model.kind, task)]
         solver = z3.Solver() if logic == "default" else z3.SolverFor(logic)
         try:
-            solver.from_string(model.body)
+            with native_call():  # z3 reads the model in one call
+                solver.from_string(model.body)
         except z3.Z3Exception as error:
             raise SolverError(f"z3 could not read the model: {error}") from error
         return solver
@@ -85,7 +87,8 @@ class SmtBackend(Backend):
         solver = self._solver(model, task)
         variables: list[Any] = [z3.Int(name) if model.kind == "int" else z3.Bool(name) for name in model.names]
         while True:
-            answer = solver.check()
+            with native_call(stop=solver.ctx.interrupt):  # z3 catches SIGINT itself, not SIGTERM
+                answer = solver.check()
             if answer == z3.unsat:
                 return
             if answer != z3.sat:

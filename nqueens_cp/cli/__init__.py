@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, Sequence
 from ..errors import NQueensError, SearchStoppedError
 
 if TYPE_CHECKING:
-    from ..interrupts import SigintWatch
+    from ..interrupts import StopSignals
 
 #: Sub-command modules under ``nqueens_cp.cli``; each defines ``add_parser(subparsers)`` and ``run(args)``.
 COMMANDS: tuple[str, ...] = ("solve", "backends", "export", "decode", "compare", "report")
@@ -92,17 +92,18 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     0 ok; 1 no solution, a check failed, a run failed or ran out of memory; 2 bad input or an
     output that cannot be written; 3 stopped with nothing found wrong but not everything answered
-    (:data:`EXIT_STOPPED`); 130 interrupted. Whatever happens, stderr gets one line, never
-    a traceback: an unexpected exception is reported as an internal error (exit status 1).
+    (:data:`EXIT_STOPPED`); 130 interrupted (SIGINT, Ctrl-C); 143 terminated (SIGTERM). Whatever
+    happens, stderr gets one line, never a traceback: an unexpected exception is reported as an
+    internal error (exit status 1).
     """
-    from ..interrupts import SigintWatch
+    from ..interrupts import StopSignals
 
-    with SigintWatch() as sigint:
+    with StopSignals(announce=_stopped_by) as sigint:
         return _main(argv, sigint)
 
 
-def _main(argv: Sequence[str] | None, sigint: SigintWatch) -> int:
-    """:func:`main`, watched by ``sigint``: an exception after Ctrl-C is an interruption."""
+def _main(argv: Sequence[str] | None, sigint: StopSignals) -> int:
+    """:func:`main`, watched by ``sigint``: an exception after Ctrl-C or SIGTERM is a stop."""
     from ..interrupts import is_interruption
 
     try:
@@ -118,19 +119,19 @@ def _main(argv: Sequence[str] | None, sigint: SigintWatch) -> int:
         return stop.code if isinstance(stop.code, int) else 0 if stop.code is None else 2
     except SearchStoppedError as error:  # a bound was reached: the run stopped, nothing is wrong
         if sigint.seen:
-            return _interrupted()
+            return _interrupted(sigint)
         sys.stdout.flush()
         sys.stderr.write(f"{PROG}: stopped: {error}; no complete answer\n")
         return EXIT_STOPPED
     except NQueensError as error:
         if sigint.seen or is_interruption(error):
-            return _interrupted()
+            return _interrupted(sigint)
         from .words import command_line_words
 
         sys.stderr.write(f"{PROG}: error: {command_line_words(str(error))}\n")
         return 2
     except KeyboardInterrupt:
-        return _interrupted()
+        return _interrupted(sigint)
     except BrokenPipeError:
         # The reader went away (``| head``): stop quietly, and keep Python from complaining at exit.
         _silence_stdout()
@@ -145,7 +146,7 @@ def _main(argv: Sequence[str] | None, sigint: SigintWatch) -> int:
         return 1
     except Exception as error:  # a bug: still one line, with where it happened
         if sigint.seen or is_interruption(error):  # a library's own report of Ctrl-C
-            return _interrupted()
+            return _interrupted(sigint)
         from ..errors import describe_exception
 
         sys.stderr.write(f"{PROG}: internal error: {describe_exception(error)}; please report it\n")
@@ -153,10 +154,22 @@ def _main(argv: Sequence[str] | None, sigint: SigintWatch) -> int:
     return status
 
 
-def _interrupted() -> int:
-    """Say "interrupted" on stderr; the exit status of a command stopped by Ctrl-C."""
-    sys.stderr.write(f"{PROG}: interrupted\n")
-    return 130
+def _interrupted(sigint: StopSignals) -> int:
+    """Say "interrupted" (or "terminated") on stderr; the exit status of a command so stopped."""
+    import signal
+
+    return _stopped_by(sigint.signum if sigint.signum is not None else signal.SIGINT)
+
+
+def _stopped_by(signum: int) -> int:
+    """Say on stderr what stopped the command: "interrupted" (SIGINT, Ctrl-C; exit status 130)
+    or "terminated" (SIGTERM; 143); the exit status."""
+    import signal
+
+    from ..interrupts import exit_status
+
+    sys.stderr.write(f"{PROG}: {'terminated' if signum == signal.SIGTERM else 'interrupted'}\n")
+    return exit_status(signum)
 
 
 def run() -> NoReturn:

@@ -44,7 +44,7 @@ EXIT_STATUSES = (
     "0: answered; 1: no solution (no completion), a count that differs from the published one (OEIS), "
     "or a split run that failed; 2: bad input (one line on stderr, nothing built); 3: stopped at a "
     "bound the backend was given (--time-limit) before it answered: the solutions already "
-    "written stand, the answer is not complete; 130: interrupted (Ctrl-C)"
+    "written stand, the answer is not complete; 130: interrupted (Ctrl-C); 143: terminated (SIGTERM)"
 )
 
 
