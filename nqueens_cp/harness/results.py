@@ -190,6 +190,8 @@ class Settings:
     command: str
     #: Resident memory each worker may use, in MB (None: not limited; older files).
     memory_limit_mb: float | None = None
+    #: The backends the default selection left out, each with why (empty when ``--backends`` chose).
+    left_out: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
