@@ -52,7 +52,8 @@ def main(argv: list[str] | None = None) -> int:
     met = True
     for case in args.cases:
         before = load_average()
-        new, old, _, _ = alternate(lambda: wall(REPO, case), lambda: wall(args.old, case), args.repeat)
+        new, old, _, _ = alternate(lambda case=case: wall(REPO, case), lambda case=case: wall(args.old, case),
+                                   args.repeat)
         ratio = statistics.median(new) / statistics.median(old)
         met &= ratio <= TARGET
         print(f"solve {case} > /dev/null: checked {statistics.median(new):.2f} s, unchecked "

@@ -29,8 +29,10 @@ SHOW_MAX_N = 1000
 
 #: What each exit status of ``solve`` means (in its help, and so in the CLI reference).
 EXIT_STATUSES = (
-    "0: answered; 1: no solution (no completion), a count that differs from the published one (OEIS), "
-    "or a split run that failed; 2: bad input (one line on stderr, nothing built); 3: stopped at a "
+    "0: answered (also --limit 0: nothing asked, nothing written); 1: no solution (no completion), a "
+    "board the checker refuses (not a solution: not written; or a repeat with --all), a count that "
+    "differs from the published one (OEIS) or an approximate one outside its bound, or a split run "
+    "that failed; 2: bad input (one line on stderr, nothing built); 3: stopped at a "
     "bound the backend was given (cpsat --time-limit) before it answered: the solutions already "
     "written stand, the answer is not complete; 130: interrupted (Ctrl-C)"
 )
