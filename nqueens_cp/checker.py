@@ -6,6 +6,12 @@ queen on a blocked square). Up to ``PAIRWISE_MAX_N`` rows it compares every pair
 larger boards (and for numpy arrays, as the local search and the constructions give) it marks,
 for each column and each diagonal, the queens standing on it (numpy, O(n): a board of 10^8 rows
 in seconds), and names two queens of a line that holds more than one.
+
+What ``solve`` prints goes through the fast paths: :func:`board_problem` (a tuple, valid ones
+passed by three set sizes), :func:`columns_problem` (one numpy board, compiled from
+``COMPILED_CHECK_FROM_N`` rows) and :func:`first_invalid_board` (a batch of boards, compiled, with
+the order of the batch); the compiled loops are in :mod:`nqueens_cp.checker_kernel`. Each says
+what failed with :func:`solution_problems`.
 """
 
 from __future__ import annotations

@@ -239,3 +239,37 @@ def test_an_approximate_count_outside_its_bound_is_not_printed(capsys: pytest.Ca
 def test_limit_zero_asks_for_nothing(capsys: pytest.CaptureFixture[str], what: list[str]) -> None:
     status, out, err = solve(capsys, "8", "--limit", "0", *what)
     assert (status, out) == (0, "") and err.count("\n") == 1 and "no solution for" not in err
+
+
+def test_the_fast_checks_agree_with_the_pairwise_checker() -> None:
+    from itertools import product
+
+    from nqueens_cp.checker import board_problem, first_invalid_board, solution_problems
+
+    for n, squares in ((4, {}), (4, {"fixed": ((0, 1),)}), (4, {"blocked": ((0, 2), (3, 3))})):
+        instance = Instance(n, **squares)  # type: ignore[arg-type]
+        boards = list(product(range(n), repeat=n))
+        for board in boards:
+            problems = solution_problems(instance, board)
+            assert board_problem(instance, board) == (problems[0] if problems else None), board
+        invalid = [index for index, board in enumerate(boards) if solution_problems(instance, board)]
+        array, start, found = np.array(boards, dtype=np.int64), 0, []
+        while (failed := first_invalid_board(instance, array[start:])) is not None:
+            found.append(start + failed[0])
+            start += failed[0] + 1
+        assert found == invalid
+
+
+def test_the_compiled_check_of_a_large_board() -> None:
+    from nqueens_cp.checker import COMPILED_CHECK_FROM_N, columns_problem
+
+    n = COMPILED_CHECK_FROM_N + 2
+    columns = ConstructionBackend().first_columns(Instance(n))
+    assert columns is not None and columns_problem(Instance(n), columns) is None
+    assert columns_problem(Instance(n, fixed=((0, int(columns[0]) ^ 1),)), columns) is not None
+    bad = columns.copy()
+    bad[[7, 8]] = bad[7] + 1, bad[7]  # rows 7 and 8 on a difference diagonal (and their columns off their lines)
+    assert columns_problem(Instance(n), bad) is not None
+    bad = columns.copy()
+    bad[n - 1] = n
+    assert columns_problem(Instance(n), bad) == f"row {n - 1}: column {n} is off the board"
