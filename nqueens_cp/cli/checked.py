@@ -99,11 +99,12 @@ class AnswerCheck:
             if not len(batch):
                 continue
             self._previous_row = batch[-1].copy()
-            boards: list[Solution] = list(map(tuple, batch.tolist()))
-            if not self.ordered:
-                for board in boards:
-                    self._remember(board)
-            yield from boards
+            if self.ordered:
+                yield from map(tuple, batch.tolist())
+                continue
+            for board in map(tuple, batch.tolist()):
+                self._remember(board)
+                yield board
 
     def _out_of_order(self, board: Solution, before: Solution) -> NoReturn:
         if board == before:
