@@ -101,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
     check = AnswerCheck(instance, backend.name, described, ordered=backend.lexicographic_solutions(args.unique))
     try:
         return _write_boards(args, backend, instance, described, check, out)
-    except InvalidAnswerError as error:  # nothing of the board is written
+    except InvalidAnswerError as error:  # an invalid board is not written (a repeat found at the end was)
         out.flush()
         sys.stderr.write(f"nqueens-cp: error: {error}\n")
         return 1
