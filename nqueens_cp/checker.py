@@ -6,19 +6,28 @@ queen on a blocked square). Up to ``PAIRWISE_MAX_N`` rows it compares every pair
 larger boards (and for numpy arrays, as the local search and the constructions give) it marks,
 for each column and each diagonal, the queens standing on it (numpy, O(n): a board of 10^8 rows
 in seconds), and names two queens of a line that holds more than one.
+
+What ``solve`` prints goes through the fast paths: :func:`board_problem` (a tuple, valid ones
+passed by three set sizes), :func:`columns_problem` (one numpy board, compiled from
+``COMPILED_CHECK_FROM_N`` rows) and :func:`first_invalid_board` (a batch of boards, compiled, with
+the order of the batch); the compiled loops are in :mod:`nqueens_cp.checker_kernel`. Each says
+what failed with :func:`solution_problems`.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Sequence
 
-from .instance import Instance
+from .instance import Instance, Solution
 
 if TYPE_CHECKING:
     import numpy.typing as npt
 
 #: Boards up to this size are checked pair by pair; larger ones line by line (O(n)).
 PAIRWISE_MAX_N = 200
+
+#: From this size on :func:`columns_problem` checks a numpy board by compiled code (numba).
+COMPILED_CHECK_FROM_N = 100_000
 
 
 def solution_problems(instance: Instance, solution: Sequence[int] | npt.NDArray[Any]) -> list[str]:
@@ -98,6 +107,65 @@ def _line_problems(instance: Instance, solution: Sequence[int] | npt.NDArray[Any
         if cols[row] == col:
             problems.append(f"row {row}: queen on the blocked square at column {col}")
     return problems
+
+
+def board_problem(instance: Instance, board: Solution) -> str | None:
+    """The first reason the tuple ``board`` does not solve ``instance``; None when it does (a valid
+    board is passed by three set sizes, without the pair by pair comparison)."""
+    n = instance.n
+    if (
+        type(board) is tuple and len(board) == n and all(type(col) is int for col in board)
+        and set(board) == set(range(n))
+        and len({col + row for row, col in enumerate(board)}) == n
+        and len({col - row for row, col in enumerate(board)}) == n
+        and all(board[row] == col for row, col in instance.fixed)
+        and not any(board[row] == col for row, col in instance.blocked)
+    ):
+        return None
+    problems = solution_problems(instance, board)
+    return problems[0] if problems else None
+
+
+def columns_problem(instance: Instance, columns: npt.NDArray[Any]) -> str | None:
+    """The first reason the board ``columns`` (a numpy array) does not solve ``instance``; None when
+    it does. From ``COMPILED_CHECK_FROM_N`` rows one compiled pass (10^8 rows in about a second)."""
+    if (columns.ndim == 1 and columns.dtype.kind in "iu" and len(columns) == instance.n
+            and instance.n >= COMPILED_CHECK_FROM_N):
+        from .checker_kernel import first_clash
+
+        if (first_clash(columns) < 0 and all(columns[row] == col for row, col in instance.fixed)
+                and not any(columns[row] == col for row, col in instance.blocked)):
+            return None
+    problems = solution_problems(instance, columns)
+    return problems[0] if problems else None
+
+
+def first_invalid_board(instance: Instance, boards: npt.NDArray[Any],
+                        previous: npt.NDArray[Any] | None = None) -> tuple[int, str] | None:
+    """The first board (row) of the 2-D array ``boards`` that does not solve ``instance``, with the
+    reason; given ``previous`` (the board before the batch), also the first that does not come
+    strictly after the board before it in lexicographic order (reason ``""``). None when all pass.
+    Compiled, O(size)."""
+    import numpy as np
+
+    from .checker_kernel import INVALID, first_failure
+
+    if boards.ndim != 2 or boards.dtype.kind not in "iu" or boards.shape[1] != instance.n:
+        return 0, f"not an array of boards of {instance.n} columns: {boards.dtype} of shape {boards.shape}"
+    index, what = first_failure(boards, previous)
+    if instance.fixed or instance.blocked:
+        rows = [row for row, _ in instance.fixed] + [row for row, _ in instance.blocked]
+        wanted = np.array([col for _, col in instance.fixed] + [-1] * len(instance.blocked))
+        refused = np.array([-1] * len(instance.fixed) + [col for _, col in instance.blocked])
+        chosen = boards[:, rows]
+        wrong = np.flatnonzero(np.any((chosen != wanted) & (wanted >= 0) | (chosen == refused), axis=1))
+        if wrong.size and (index < 0 or wrong[0] <= index):
+            index, what = int(wrong[0]), INVALID
+    if index < 0:
+        return None
+    if what == INVALID:
+        return index, board_problem(instance, tuple(boards[index].tolist())) or "invalid"
+    return index, ""
 
 
 def is_valid_solution(instance: Instance, solution: Sequence[int] | npt.NDArray[Any]) -> bool:

@@ -251,6 +251,24 @@ class Backend(ABC):
         source = self._unique_solutions(instance, limit) if unique else self._solutions(instance, limit)
         return islice(source, limit) if limit is not None else source
 
+    def solution_arrays(
+        self, instance: Instance, *, limit: int | None = None, unique: bool = False
+    ) -> Iterator[npt.NDArray[np.int64]] | None:
+        """The solutions of :meth:`solutions` as 2-D arrays (a board per row), batch by batch, from
+        a backend whose search gives them so (no tuple made); None from the others (and for
+        ``limit`` 0 or n = 0, which :meth:`solutions` answers)."""
+        self._prepare(instance, limit, unique, "all")
+        if limit == 0 or instance.n == 0:
+            return None
+        source = self._solution_arrays(instance, limit, unique)
+        return None if source is None else _at_most(source, limit)
+
+    def lexicographic_solutions(self, unique: bool = False) -> bool:
+        """Whether :meth:`solutions` (with ``unique``) yields the boards in strictly increasing
+        lexicographic order: the command line then checks each comes after the one before (a
+        repeat is found in O(1) memory)."""
+        return False
+
     def first_solution(self, instance: Instance) -> Solution | None:
         """One solution of ``instance``, or None when it has none (by the backend's first-solution search)."""
         self._prepare(instance, None, False)
@@ -309,6 +327,13 @@ class Backend(ABC):
         source = self._unique_solutions(instance, limit) if unique else self._solutions(instance, limit)
         return sum(1 for _ in (islice(source, limit) if limit is not None else source))
 
+    def _solution_arrays(
+        self, instance: Instance, limit: int | None, unique: bool
+    ) -> Iterator[npt.NDArray[np.int64]] | None:
+        """The solutions as 2-D int64 arrays (n >= 1), for backends whose search gives them so
+        (default: None)."""
+        return None
+
     def _first_columns(self, instance: Instance) -> npt.NDArray[np.int32] | None:
         """The first solution as an int32 array, for backends with ``array_answers`` (n >= 0)."""
         raise NotImplementedError(f"backend {self.name} declares array_answers but has no _first_columns")
@@ -345,3 +370,15 @@ class Backend(ABC):
     def __repr__(self) -> str:
         opts = ", ".join(f"{k}={v!r}" for k, v in self.options.items())
         return f"{type(self).__name__}({opts})"
+
+
+def _at_most(batches: Iterator[npt.NDArray[np.int64]], limit: int | None) -> Iterator[npt.NDArray[np.int64]]:
+    """The rows of ``batches``, ``limit`` at most (all with None)."""
+    left = limit
+    for batch in batches:
+        if left is not None:
+            batch = batch[:left]
+            left -= len(batch)
+        yield batch
+        if left == 0:
+            return

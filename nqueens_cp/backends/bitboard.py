@@ -29,6 +29,9 @@ from .limits import refuse_row_order_first
 if TYPE_CHECKING:
     from types import ModuleType
 
+    import numpy as np
+    import numpy.typing as npt
+
 #: Empty boards up to this size are counted in pure Python: importing numba and loading the
 #: compiled kernel costs more than the whole count (measured: benchmarks/RESULTS.md).
 PYTHON_COUNT_MAX_N = 13
@@ -87,6 +90,21 @@ class BitboardBackend(Backend):
             return bitboard_solutions(instance)
         solutions: Iterator[Solution] = kernel.iter_solutions(row_masks(instance), self._batch_size(limit))
         return solutions
+
+    def _solution_arrays(self, instance: Instance, limit: int | None, unique: bool) -> Iterator[npt.NDArray[np.int64]] | None:
+        kernel = None if unique or self._lines() is not None else self._kernel(instance)
+        if kernel is None or not self._own_search():
+            return None
+        batches: Iterator[npt.NDArray[np.int64]] = kernel.iter_solution_arrays(row_masks(instance), self._batch_size(limit))
+        return batches
+
+    def lexicographic_solutions(self, unique: bool = False) -> bool:
+        # both kernels fill the rows in order, each with its columns upwards
+        return not unique and self.options["search"] == "rows" and self._own_search()
+
+    def _own_search(self) -> bool:
+        """Whether the boards are this class's (a subclass that yields its own says nothing of them)."""
+        return type(self)._solutions is BitboardBackend._solutions
 
     def _first_solution(self, instance: Instance) -> Solution | None:
         if self.options["search"] == "rows":

@@ -237,6 +237,7 @@ def run(args: argparse.Namespace) -> int:
     from ..harness.configs import (
         default_configuration_texts,
         default_largest_n,
+        default_left_out,
         parse_configurations,
         parse_largest_n,
         refuse_unanswered,
@@ -259,6 +260,7 @@ def run(args: argparse.Namespace) -> int:
     completing = args.task == "complete"
     texts = (split_list(args.backends) if args.backends is not None
              else default_configuration_texts(answer, fixed=completing))
+    left_out = {} if args.backends is not None else default_left_out(answer, fixed=completing)
     configurations = parse_configurations(texts)
     refuse_unanswered(configurations, answer)
     if completing:
@@ -283,8 +285,12 @@ def run(args: argparse.Namespace) -> int:
     request = ComparisonRequest(
         task=task, configurations=configurations, ns=args.n, repeat=args.repeat,
         timeout=args.timeout, store_limit=args.store_limit, baseline=baseline, command=command,
-        memory_limit_mb=memory_limit, certify=args.certify, largest_n=largest_n,
+        memory_limit_mb=memory_limit, certify=args.certify, largest_n=largest_n, left_out=left_out,
     )
+    if left_out:
+        from ..reports.tables import left_out_line
+
+        sys.stderr.write(f"nqueens-cp: {left_out_line(left_out.items())}\n")
     bar: Progress | None = None
 
     def progress(done: int, total: int, run: RunRequest) -> None:

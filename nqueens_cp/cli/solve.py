@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any, TextIO
 
 from ..backends.defaults import DEFAULT_BACKENDS, LOCAL_SEARCH_FROM_N, Question, default_backend
 from ..backends.registry import create_backend
@@ -12,6 +12,7 @@ from ..errors import SearchBoundError, SearchStoppedError
 from ..instance import Instance
 from . import EXIT_STOPPED
 from .certify import add_certify_arguments, run_certified, wants_certificate
+from .checked import AnswerCheck, InvalidAnswerError
 from .common import (
     add_backend_options,
     add_board_arguments,
@@ -23,6 +24,9 @@ from .common import (
 from .long_runs import announce_count, long_run
 from .output import emit_solution, write_columns
 from .split_run import add_parallel_arguments, run_split, wants_split
+
+if TYPE_CHECKING:
+    from ..backends.base import Backend
 
 #: How each question of :data:`~nqueens_cp.backends.defaults.DEFAULT_BACKENDS` is asked on ``solve``.
 DEFAULT_HELP = {"first": "the first solution", "count": "--count or --unique", "all": "--all"}
@@ -41,8 +45,10 @@ BOUNDS = (
 
 #: What each exit status of ``solve`` means (in its help, and so in the CLI reference).
 EXIT_STATUSES = (
-    "0: answered; 1: no solution (no completion), a count that differs from the published one (OEIS), "
-    "or a split run that failed; 2: bad input (one line on stderr, nothing built); 3: stopped at a "
+    "0: answered (also --limit 0: nothing asked, nothing written); 1: no solution (no completion), a "
+    "board the checker refuses (not a solution: not written; or a repeat with --all), a count that "
+    "differs from the published one (OEIS) or an approximate one outside its bound, or a split run "
+    "that failed; 2: bad input (one line on stderr, nothing built); 3: stopped at a "
     "bound the backend was given (--time-limit) before it answered: the solutions already "
     "written stand, the answer is not complete; 130: interrupted (Ctrl-C); 143: terminated (SIGTERM)"
 )
@@ -98,6 +104,9 @@ def run(args: argparse.Namespace) -> int:
         return run_split(args, instance, options)
     backend = create_backend(args.backend, **options)
     out = sys.stdout
+    if args.limit == 0:  # zero asked, zero given: not "no solution"
+        sys.stderr.write("nqueens-cp: --limit 0: no solution asked for, none written\n")
+        return 0
     if args.count:
         with long_run(args, instance, "count"):
             count = backend.count(instance, limit=args.limit, unique=args.unique)
@@ -108,18 +117,33 @@ def run(args: argparse.Namespace) -> int:
             return 1
         print(count)
         return 0
+    check = AnswerCheck(instance, backend.name, described, ordered=backend.lexicographic_solutions(args.unique))
+    try:
+        return _write_boards(args, backend, instance, described, check, out)
+    except InvalidAnswerError as error:  # an invalid board is not written (a repeat found at the end was)
+        out.flush()
+        sys.stderr.write(f"nqueens-cp: error: {error}\n")
+        return 1
+    finally:
+        check.close()
+
+
+def _write_boards(args: argparse.Namespace, backend: Backend, instance: Instance, described: str,
+                  check: AnswerCheck, out: TextIO) -> int:
+    """The boards ``solve`` asks for, each checked by ``check`` before it is written."""
     if args.all:
-        solutions = backend.solutions(instance, limit=args.limit, unique=args.unique)
-    elif args.limit == 0:
-        solutions = iter(())
+        batches = None if args.show else backend.solution_arrays(instance, limit=args.limit, unique=args.unique)
+        solutions = (check.batches(batches) if batches is not None
+                     else check.boards(backend.solutions(instance, limit=args.limit, unique=args.unique)))
     elif args.unique:  # the first representative of a symmetry class
-        solutions = backend.solutions(instance, limit=1, unique=True)
+        solutions = check.boards(backend.solutions(instance, limit=1, unique=True))
     else:
         try:
             if backend.array_answers and not args.show:  # streamed from the array: no tuple is made
                 with long_run(args, instance, "first"):
                     columns = backend.first_columns(instance)
                 if columns is not None:
+                    check.columns(columns)
                     write_columns(columns, out, output_format=args.format)
                     return 0
                 first = None
@@ -129,6 +153,8 @@ def run(args: argparse.Namespace) -> int:
         except SearchBoundError as stopped:
             sys.stderr.write(stopped.describe(described) + "\n")
             return 1
+        if first is not None:
+            check.check(first)
         solutions = iter(() if first is None else (first,))
     found = 0
     try:
@@ -140,6 +166,7 @@ def run(args: argparse.Namespace) -> int:
         sys.stderr.write(f"nqueens-cp: stopped: {stop}; the {found} solution(s) written are not all\n")
         return EXIT_STOPPED
     out.flush()
+    check.finish()
     if args.all and args.limit is None and not _matches_published(found, instance, args.unique, streamed=True):
         return 1
     if found == 0:
@@ -173,19 +200,21 @@ def _matches_published(count: int, instance: Instance, unique: bool, *, streamed
 
 
 def _approximate_count(count: int, tolerance: float, backend: Any, instance: Instance, unique: bool) -> int:
-    """Print an approximate count with its bound; exit status 1 when a published count lies outside it."""
+    """Print an approximate count with its bound; when a published count lies outside the bound,
+    print nothing on stdout, say on stderr what came back, and return exit status 1."""
     from ..oeis import published_count
 
-    print(count)
     bound = f"within a factor {1 + tolerance:g} of the true count"
     known = published_count(instance, unique=unique)
     if known is None:
+        print(count)
         sys.stderr.write(f"approximate count ({backend!r}): {bound}, with the probability it states\n")
         return 0
     expected, name = known
     if expected / (1 + tolerance) <= count <= expected * (1 + tolerance):
+        print(count)
         sys.stderr.write(f"approximate count: {bound}; OEIS {name}({instance.n}) = {expected} is within it\n")
         return 0
-    sys.stderr.write(f"nqueens-cp: error: the approximate count {count} is not {bound}: OEIS "
-                     f"{name}({instance.n}) = {expected}\n")
+    sys.stderr.write(f"nqueens-cp: error: {backend.name} returned the approximate count {count}, not {bound}: "
+                     f"OEIS {name}({instance.n}) = {expected}; no result reported\n")
     return 1

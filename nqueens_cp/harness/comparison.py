@@ -47,6 +47,8 @@ class ComparisonRequest:
     #: Configurations run only up to a board size: label -> (the largest n, why); larger boards are
     #: recorded as skipped with that reason.
     largest_n: Mapping[str, tuple[int, str]] = field(default_factory=dict)
+    #: The backends the default selection left out, each with why (see ``default_left_out``).
+    left_out: Mapping[str, str] = field(default_factory=dict)
 
 
 #: Called before each run with (runs done so far, runs planned, the run about to start).
@@ -99,6 +101,7 @@ def run_comparison(
         ns=tuple(sorted(set(request.ns))), repeat=request.repeat, timeout=request.timeout,
         store_limit=request.store_limit, baseline=request.baseline, start_method=runner.start_method,
         command=request.command, memory_limit_mb=request.memory_limit_mb, cpu_measure=CPU_MEASURE,
+        left_out=tuple(request.left_out.items()),
     )
     environment = collect_environment()
     started_at = now_iso()

@@ -98,17 +98,34 @@ def default_configuration_texts(answer: str = "all", *, fixed: bool = False) -> 
     ``DEFAULT_VARIANTS`` side by side.
 
     A backend that cannot run here (``minizinc`` without the ``minizinc`` program, a broken
-    plug-in) is left out of the default; named in ``--backends`` it is refused with the reason. The
-    backends of :data:`DEFAULT_LARGEST_N` take part up to their bound (see :func:`default_largest_n`).
-    With ``fixed`` (the completion task), backends that cannot take pre-placed queens are left out.
+    plug-in) is left out of the default (:func:`default_left_out` says why); named in ``--backends``
+    it is refused with the reason. The backends of :data:`DEFAULT_LARGEST_N` take part up to their
+    bound (see :func:`default_largest_n`). With ``fixed`` (the completion task), backends that
+    cannot take pre-placed queens are left out.
     """
     texts: list[str] = []
+    left_out = default_left_out(answer, fixed=fixed)
+    for name in backend_names():
+        if name not in left_out:
+            texts.extend(DEFAULT_VARIANTS.get(name, (name,)))
+    return texts
+
+
+def default_left_out(answer: str = "all", *, fixed: bool = False) -> dict[str, str]:
+    """The backends :func:`default_configuration_texts` leaves out, each with why: the reason
+    ``nqueens-cp backends`` gives for one that cannot run here, else what it does not answer."""
+    left_out: dict[str, str] = {}
     for name in backend_names():
         try:
             cls = backend_class(name)
-            usable = cls.unavailable_reason() is None and answer in cls.answers and (cls.supports_fixed or not fixed)
-        except NQueensError:
-            usable = False
-        if usable:
-            texts.extend(DEFAULT_VARIANTS.get(name, (name,)))
-    return texts
+            reason = cls.unavailable_reason()
+        except NQueensError as error:
+            left_out[name] = str(error)
+            continue
+        if reason is not None:
+            left_out[name] = reason
+        elif answer not in cls.answers:
+            left_out[name] = f"it answers {', '.join(sorted(cls.answers))} only"
+        elif fixed and not cls.supports_fixed:
+            left_out[name] = "it does not take pre-placed queens"
+    return left_out

@@ -203,6 +203,8 @@ class Settings:
     memory_limit_mb: float | None = None
     #: How CPU time and memory were measured (empty in files before schema 2: the worker's own CPU time).
     cpu_measure: str = ""
+    #: The backends the default selection left out, each with why (empty when ``--backends`` chose).
+    left_out: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)

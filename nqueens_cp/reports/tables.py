@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from typing import Callable, Iterable, Sequence
 
 from ..harness.results import FAIL, NOT_RUN, PASS, Check, ComparisonResults, RunStatus
 from .document import Block, Bullets, Code, Document, Figure, Heading, Image, Item, Paragraph, Table
@@ -365,7 +365,19 @@ def verdict(results: ComparisonResults) -> list[Block]:
     if not_run:
         tally.append(f"{len(not_run)} could not run (see Not checked below)")
     blocks.append(Paragraph(f"RESULT: {results.verdict_line()} - {', '.join(tally)}.", strong=True))
+    if results.settings.left_out:
+        blocks.append(Paragraph(left_out_line(results.settings.left_out)))
     return blocks
+
+
+def left_out_line(left_out: Iterable[tuple[str, str]]) -> str:
+    """``Left out of the default selection: minizinc (backend minizinc needs ...); ganak, bdd (it
+    answers count only).``: the backends with the same reason together."""
+    names: dict[str, list[str]] = {}
+    for name, why in left_out:
+        names.setdefault(why, []).append(name)
+    return "Left out of the default selection: " + "; ".join(
+        f"{', '.join(backends)} ({why})" for why, backends in names.items()) + "."
 
 
 def failures_section(results: ComparisonResults) -> list[Block]:

@@ -279,20 +279,27 @@ def count_masked(row_masks: Sequence[int], limit: int | None = None) -> int:
 def iter_solutions(row_masks: Sequence[int], batch_size: int = DEFAULT_BATCH_SIZE) -> Iterator[Solution]:
     """Every solution when row ``r`` may only use the columns in ``row_masks[r]``, in lexicographic
     order, computed ``batch_size`` at a time by the compiled kernel."""
+    for batch in iter_solution_arrays(row_masks, batch_size):
+        yield from map(tuple, batch.tolist())
+
+
+def iter_solution_arrays(row_masks: Sequence[int], batch_size: int = DEFAULT_BATCH_SIZE) -> Iterator[Int64Array]:
+    """The solutions of :func:`iter_solutions` as arrays of at most ``batch_size`` rows (a board
+    per row; each array is new)."""
     n = len(row_masks)
     _check_size(n)
     if batch_size < 1:
         raise ValueError(f"batch_size must be >= 1, got {batch_size}")
     if n <= 1:
         if n == 0 or row_masks[0] & 1:
-            yield tuple(range(n))
+            yield np.zeros((1, n), np.int64)
         return
     masks = np.asarray(row_masks, dtype=np.int64)
     out = np.zeros((batch_size, n), np.int64)
     state, cols, frames = _new_masked_state(n)
     while not state[_DONE]:
         found = _masked_search(masks, out, state, cols, frames, 0)
-        yield from map(tuple, out[:found].tolist())
+        yield out[:found].copy()
 
 
 # -- the search with the symmetry group: counting classes and enumerating representatives ----------
