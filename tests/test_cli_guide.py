@@ -190,8 +190,8 @@ def test_a_count_past_the_published_ones_says_so_up_front(capsys: pytest.Capture
     assert long_runs.count_note(Instance(27), "bitboard", False) is None
     assert long_runs.count_note(Instance(40, [(0, 0)]), "bitboard", False) is None
     # --limit stops the count early: no note; the run is refused after the note otherwise (no such backend option).
-    assert main(["solve", "40", "--count", "--limit", "0"]) == 0
-    assert capsys.readouterr() == ("0\n", "")
+    assert main(["solve", "40", "--count", "--limit", "0"]) == 0  # nothing asked: no note on the count either
+    assert capsys.readouterr() == ("", "nqueens-cp: --limit 0: no solution asked for, none written\n")
     assert main(["solve", "40", "--count", "--backend", "cpsat", "--n", "40", "-O", "model=nosuch"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("nqueens-cp: note: no published count beyond n = 27 (OEIS A000170)")
@@ -204,8 +204,8 @@ def test_force_replaces_the_earlier_comparison_whole(tmp_path: Path, capsys: pyt
     assert main([*args, "--format", "github"]) == 2  # an earlier comparison, of another format: refused
     assert "report.tex exists already (use --force to replace the earlier comparison whole" in capsys.readouterr().err
     assert main([*args, "--format", "github", "--force"]) == 0
-    assert sorted(path.name for path in tmp_path.iterdir()) == ["report.md", "results.csv", "results.json",
-                                                                 "runtime.png"]
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["cactus.png", "report.md", "results.csv",
+                                                                 "results.json", "runtime.png"]
 
 
 def test_an_empty_file_of_a_shell_redirect_is_not_an_earlier_report(tmp_path: Path) -> None:

@@ -197,15 +197,18 @@ def first_solution_bound(backend: str, options: Mapping[str, object]) -> int | N
 
 
 def refuse_slow_first(instance: Instance, backend: str, options: Mapping[str, object]) -> None:
-    """Raise ``ModelTooLargeError`` for a first solution beyond the backend's bound with ``options``
+    """Raise ``ModelTooLargeError`` for a first solution of more free rows (rows without a pre-placed
+    queen: a completion's model is built over those) than the backend's bound with ``options``
     (:func:`first_solution_bound`)."""
     bound = first_solution_bound(backend, options)
-    if bound is None or instance.n <= bound:
+    free = instance.n - len(instance.fixed)
+    if bound is None or free <= bound:
         return
     limit = ", or give it option time_limit=SECONDS, at which it stops" if "time_limit" in options else ""
+    rows = f"n = {instance.n:,}" if free == instance.n else f"n = {instance.n:,}, {free:,} free rows"
     raise ModelTooLargeError(
-        f"{backend} finds no first solution of n > {bound:,} within a minute (n = {instance.n:,}); "
-        f"use {answering_backends(instance.n, empty=_is_empty(instance), but=backend)}{limit}"
+        f"{backend} finds no first solution of n > {bound:,} within a minute ({rows}); "
+        f"use {answering_backends(free, empty=_is_empty(instance), but=backend)}{limit}"
     )
 
 
