@@ -12,6 +12,7 @@ import pytest
 from nqueens_cp.backends.base import Backend
 from nqueens_cp.backends.construction import ConstructionBackend
 from nqueens_cp.backends.registry import register_backend, unregister_backend
+from nqueens_cp.checker import is_valid_solution
 from nqueens_cp.cli import main
 from nqueens_cp.instance import Instance, Solution
 
@@ -273,3 +274,29 @@ def test_the_compiled_check_of_a_large_board() -> None:
     bad = columns.copy()
     bad[n - 1] = n
     assert columns_problem(Instance(n), bad) == f"row {n - 1}: column {n} is off the board"
+
+
+def test_a_split_run_checks_each_board_before_printing_it(capsys: pytest.CaptureFixture[str]) -> None:
+    # Every sub-problem gives the fake's boards: two of the empty board's, then the all-zeros board.
+    status, out, err = solve(capsys, "6", "--all", "--backend", "test-zeros", "--workers", "2",
+                             "--executor", "threads", "--split-depth", "1")
+    assert status == 1 and err.startswith("nqueens-cp: error: test-zeros returned ")
+    printed = [tuple(map(int, line.split())) for line in out.splitlines()]
+    assert len(set(printed)) == len(printed) and all(is_valid_solution(Instance(6), board) for board in printed)
+
+
+def test_a_certified_enumeration_checks_each_board_before_printing_it(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from nqueens_cp.backends.sat import SatBackend
+
+    certified = SatBackend.certified
+
+    def wrong_board_first(self: SatBackend, instance: Instance, **kwargs: Any) -> Any:
+        kwargs["on_solution"]((0,) * instance.n)  # a solver answer the checker refuses
+        return certified(self, instance, **kwargs)
+
+    monkeypatch.setattr(SatBackend, "certified", wrong_board_first)
+    status, out, err = solve(capsys, "6", "--all", "--certify")
+    assert (status, out) == (1, "")
+    assert "certification failed: sat returned an invalid board for n=6: rows 0 and 1 share column 0" in err

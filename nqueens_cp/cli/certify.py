@@ -10,6 +10,7 @@ from typing import Any, Callable
 
 from ..errors import CertificationError, NQueensError
 from ..instance import Instance, Solution
+from .checked import AnswerCheck, InvalidAnswerError
 from .output import emit_solution
 from .split_run import SPLIT_FLAGS
 
@@ -68,17 +69,19 @@ def run_certified(
     assert isinstance(backend, SatBackend)
     out = sys.stdout
     found: list[Solution] = []
+    check = AnswerCheck(instance, backend.name, described)
 
     def show(solution: Solution) -> None:
         if not found:
             found.append(solution)  # the first: checked here when no certificate follows
         if not args.count:
+            check.check(solution)  # before it is printed; the certificate checks every board again
             emit_solution(solution, out, output_format=args.format, show=args.show)
 
     started = time.perf_counter()
     try:
         certificate = backend.certified(instance, every=args.count or args.all, on_solution=show)
-    except CertificationError as error:
+    except (CertificationError, InvalidAnswerError) as error:
         out.flush()
         sys.stderr.write(f"nqueens-cp: error: certification failed: {error}\n")
         return 1

@@ -12,6 +12,7 @@ from typing import Any
 
 from ..errors import NQueensError, SubProblemError
 from ..instance import Instance
+from .checked import AnswerCheck, InvalidAnswerError
 from .common import integer
 from .output import emit_solution
 
@@ -173,11 +174,16 @@ def run_split(args: argparse.Namespace, instance: Instance, options: dict[str, A
                 )
             return 0
         found = 0
-        for solution in run.solutions():
-            emit_solution(solution, out, output_format=args.format, show=args.show)
-            found += 1
-        out.flush()
-    except SubProblemError as error:
+        check = AnswerCheck(instance, args.backend, str(instance))
+        try:
+            for solution in check.boards(run.solutions()):  # each checked before it is printed
+                emit_solution(solution, out, output_format=args.format, show=args.show)
+                found += 1
+            out.flush()
+            check.finish()
+        finally:
+            check.close()
+    except (SubProblemError, InvalidAnswerError) as error:
         out.flush()
         sys.stderr.write(f"nqueens-cp: error: {error}\n")
         return 1
