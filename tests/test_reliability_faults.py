@@ -94,7 +94,7 @@ def test_compare_and_report_on_a_full_disk(small_disk: Path) -> None:
     args = ("compare", "--n", "4-6", "--repeat", "1", "--backends", "bitboard", "--out", "rep")
     assert _cli(*args, cwd=small_disk).returncode == 0
     before = _state(out)
-    assert set(before) == {"report.md", "results.json", "results.csv", "runtime.png"}
+    assert set(before) == {"report.md", "results.json", "results.csv", "runtime.png", "cactus.png"}
     _fill(small_disk)
     done = _cli(*args, "--force", cwd=small_disk)
     assert done.returncode == 2
