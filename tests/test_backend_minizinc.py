@@ -63,6 +63,7 @@ def test_without_the_program_the_backend_says_how_to_install_it() -> None:
     assert MiniZincBackend.unavailable_reason() is None  # here, with the program on the PATH
 
 
+@pytest.mark.slow  # 8-11 s: the default run stays under 8 minutes (CI runs it with -m slow)
 def test_the_harness_compares_minizinc_with_the_others(tmp_path: Path) -> None:
     done = run_cli("compare", "--n", "4-8", "--backends", "bitboard,minizinc,cpsat", "--repeat", "1",
                    "--out", str(tmp_path / "out"))

@@ -56,6 +56,7 @@ def test_a_wrong_answers_file_fails_the_oracle_check(tmp_path: Path, capsys: pyt
     assert "oracle" in failures and "diag-10-4-102.param D=3" in failures and "says none" in failures
 
 
+@pytest.mark.slow  # 8-11 s: the default run stays under 8 minutes (CI runs it with -m slow)
 def test_a_completion_file_and_a_timeout(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     import faulthandler
 

@@ -37,12 +37,26 @@ WITHOUT_JAVA = backend_params([name for name in SPLITTING if name not in JAVA_PE
 #: minizinc starts MiniZinc and Gecode for every sub-problem too (its n = 7 and 8 sweeps took 75 s
 #: of CI): split at every depth on the smallest board; the other split tests run it in full.
 SMALLEST_BOARD_ONLY = JAVA_PER_SOLVE | {"minizinc"}
+#: HiGHS solves every sub-problem from scratch (8-mip alone took 17.6 s of the default run in CI):
+#: its larger boards and its runs at every depth are slow tests (CI runs them), the smallest is not.
+SLOW_SPLITS = frozenset({"mip"})
+
+
+def _slow_for(param: Any, slow: bool) -> Any:
+    """``param`` with the ``slow`` mark added when ``slow``."""
+    return pytest.param(*param.values, marks=[*param.marks, pytest.mark.slow] if slow else param.marks, id=param.id)
+
+
+#: :data:`WITHOUT_JAVA` with :data:`SLOW_SPLITS` marked slow.
+WITHOUT_JAVA_DEFAULT_FAST = [_slow_for(param, param.values[0] in SLOW_SPLITS) for param in WITHOUT_JAVA]
 
 
 def _backends_and_sizes(sizes: list[int]) -> list[Any]:
     """(backend, n) for every splitting backend and size, those starting a program per solve on
     the first size only."""
-    return [pytest.param(param.values[0], n, marks=param.marks, id=f"{n}-{param.id}")
+    return [pytest.param(param.values[0], n, id=f"{n}-{param.id}",
+                         marks=[*param.marks, *([pytest.mark.slow] if n > sizes[0] and param.values[0] in SLOW_SPLITS
+                                                else [])])
             for param in BACKEND_PARAMS for n in sizes
             if n == sizes[0] or param.values[0] not in SMALLEST_BOARD_ONLY]
 
@@ -137,7 +151,7 @@ def test_every_depth_gives_the_same_count_and_set(backend: str, n: int) -> None:
         assert set(solutions) == expected
 
 
-@pytest.mark.parametrize("backend", WITHOUT_JAVA)
+@pytest.mark.parametrize("backend", WITHOUT_JAVA_DEFAULT_FAST)
 def test_unique_and_pre_placed_at_every_depth(backend: str) -> None:
     for depth in range(0, 4):
         config = ParallelConfig(split_depth=depth)
@@ -148,7 +162,7 @@ def test_unique_and_pre_placed_at_every_depth(backend: str) -> None:
         assert set(run.solutions()) == reference(completion)
 
 
-@pytest.mark.parametrize("backend", WITHOUT_JAVA)
+@pytest.mark.parametrize("backend", WITHOUT_JAVA_DEFAULT_FAST)
 def test_process_pool_gives_the_same_results(backend: str, pool: ProcessPoolTaskExecutor) -> None:
     for depth in (0, 2, 3):
         config = ParallelConfig(split_depth=depth, workers=2)

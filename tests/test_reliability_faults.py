@@ -116,6 +116,7 @@ def test_a_checkpoint_on_a_full_disk(small_disk: Path) -> None:
     assert "checkpoint c.sqlite" in done.stderr and "full" in done.stderr
 
 
+@pytest.mark.slow  # 8-11 s: the default run stays under 8 minutes (CI runs it with -m slow)
 def test_the_output_directory_turns_read_only_mid_run(tmp_path: Path) -> None:
     directory = tmp_path / "ro"
     directory.mkdir()

@@ -23,6 +23,7 @@ def broken_backends() -> Iterator[None]:
         yield
 
 
+@pytest.mark.slow  # 8-11 s: the default run stays under 8 minutes (CI runs it with -m slow)
 def test_one_line_per_size_as_each_finishes() -> None:
     seen: list[tuple[int, str, int]] = []
 
