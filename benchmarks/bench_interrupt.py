@@ -48,7 +48,7 @@ CASES: tuple[Case, ...] = (
     Case("sat", ("solve", "15", "--count", "--backend", "sat")),
     Case("minizinc", ("solve", "16", "--count", "--backend", "minizinc")),
     Case("localsearch", ("solve", "20000000", "--backend", "localsearch", "-O", "method=minconflicts"), 2.5),
-    Case("construction", ("solve", "50000000", "--backend", "construction"), 2.5),
+    Case("construction", ("solve", "100000000", "--backend", "construction"), 2.5),
     Case("asp", ("solve", "13", "--count", "--backend", "asp")),
     Case("mip", ("solve", "250", "--backend", "mip"), 2.5),
     Case("smt", ("solve", "13", "--count", "--backend", "smt")),

@@ -36,7 +36,7 @@ LONG_RUNS: dict[str, tuple[list[str], float]] = {
     "sat": (["solve", "15", "--count", "--backend", "sat"], 1.5),
     "minizinc": (["solve", "16", "--count", "--backend", "minizinc"], 1.5),
     "localsearch": (["solve", "20000000", "--backend", "localsearch", "-O", "method=minconflicts"], 2.5),
-    "construction": (["solve", "50000000", "--backend", "construction"], 2.5),
+    "construction": (["solve", "100000000", "--backend", "construction"], 2.5),
     "asp": (["solve", "13", "--count", "--backend", "asp"], 1.5),
     "mip": (["solve", "250", "--backend", "mip"], 2.5),
     "smt": (["solve", "13", "--count", "--backend", "smt"], 1.5),
