@@ -191,7 +191,8 @@ def test_a_count_past_the_published_ones_says_so_up_front(capsys: pytest.Capture
     assert long_runs.count_note(Instance(40, [(0, 0)]), "bitboard", False) is None
     # --limit stops the count early: no note; the run is refused after the note otherwise (no such backend option).
     assert main(["solve", "40", "--count", "--limit", "0"]) == 0  # nothing asked: no note on the count either
-    assert capsys.readouterr() == ("", "nqueens-cp: --limit 0: no solution asked for, none written\n")
+    assert capsys.readouterr() == ("", "nqueens-cp: --limit 0 asks for zero boards: nothing searched or written "
+                                       "(which says nothing of whether n=40 has solutions)\n")
     assert main(["solve", "40", "--count", "--backend", "cpsat", "--n", "40", "-O", "model=nosuch"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("nqueens-cp: note: no published count beyond n = 27 (OEIS A000170)")

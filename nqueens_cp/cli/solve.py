@@ -105,7 +105,8 @@ def run(args: argparse.Namespace) -> int:
     backend = create_backend(args.backend, **options)
     out = sys.stdout
     if args.limit == 0:  # zero asked, zero given: not "no solution"
-        sys.stderr.write("nqueens-cp: --limit 0: no solution asked for, none written\n")
+        sys.stderr.write(f"nqueens-cp: --limit 0 asks for zero boards: nothing searched or written (which says "
+                         f"nothing of whether {described} has solutions)\n")
         return 0
     if args.count:
         with long_run(args, instance, "count"):
