@@ -7,20 +7,14 @@ Like :mod:`nqueens_cp.checker` they share no code with any search: each re-deriv
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, TypeVar, cast
+from typing import TYPE_CHECKING, Any
 
-import numba
 import numpy as np
+
+from .compiled import compiled
 
 if TYPE_CHECKING:
     import numpy.typing as npt
-
-_F = TypeVar("_F", bound=Callable[..., Any])
-
-
-def compiled(func: _F) -> _F:
-    """``numba.njit(cache=True, nogil=True)``, typed; the checker's own (it imports no search)."""
-    return cast(_F, numba.njit(cache=True, nogil=True)(func))
 
 #: What :func:`first_failure` finds wrong with a board of a batch.
 INVALID, NOT_AFTER = 1, 2

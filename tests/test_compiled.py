@@ -1,4 +1,4 @@
-"""The shared numba set-up of the compiled searches (``nqueens_cp.searches.compiled``)."""
+"""The shared numba set-up of the compiled code (``nqueens_cp.compiled``)."""
 
 from __future__ import annotations
 

@@ -48,10 +48,10 @@ from typing import Iterator, Sequence
 import numpy as np
 import numpy.typing as npt
 
+from ..compiled import compiled, inline
 from ..instance import Solution
 from ..symmetry import INVERSE, MIRROR, REVERSE
 from .bitboard import COMPILED_MAX_N as MAX_N
-from .compiled import compiled, inline
 
 #: Solutions returned per call to an enumeration kernel, unless the caller chooses otherwise.
 DEFAULT_BATCH_SIZE = 8192

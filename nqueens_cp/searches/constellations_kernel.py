@@ -46,8 +46,9 @@ _numba_compiled: list[Any] = []
 
 def _sources() -> tuple[Path, ...]:
     here = Path(__file__).resolve().parent
-    return tuple(here / name for name in (
-        "constellations_numba.py", "constellations_abi.py", "compiled.py", "machine_code.py", "constellations_kernel.py"))
+    return (*(here / name for name in (
+        "constellations_numba.py", "constellations_abi.py", "machine_code.py", "constellations_kernel.py")),
+        here.parent / "compiled.py")
 
 
 def stored_code() -> tuple[Path, str, tuple[dict[str, object], bytes] | None]:

@@ -32,7 +32,7 @@ import numpy as np
 import numpy.typing as npt
 from numba.np.numpy_support import carray
 
-from .compiled import compiled, inline
+from ..compiled import compiled, inline
 from .constellations_abi import BATCH, NUMBA_SIGNATURE, PLAIN, ROT90, SCRATCH_ROWS
 
 Int64Array = npt.NDArray[np.int64]

@@ -1,4 +1,5 @@
-"""numba for the compiled searches: the two decorators they use, and a lighter start-up.
+"""numba for the compiled code (the searches, the proof checker, the answer checker): the two
+decorators they use, and a lighter start-up.
 
 Importing this module imports numba (about 0.2 s). numba's array support, loaded at the first
 call of any compiled function, probes for a BLAS by importing ``scipy.linalg`` when SciPy is
