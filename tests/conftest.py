@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import signal
 import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 from typing import Any, Sequence
 
 import pytest
@@ -29,6 +31,16 @@ def pytest_configure(config: pytest.Config) -> None:
 __all__ = ["pytest_make_collect_report", "pytest_runtest_makereport", "under_ci"]  # hooks of tests/ci_skips.py
 
 REPO = Path(__file__).resolve().parents[1]
+
+
+def load_file(path: Path, name: str) -> ModuleType:
+    """The Python file ``path`` imported as a module called ``name`` (a docs hook, a benchmark:
+    files outside the package)."""
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 #: Every backend with its defaults, the sat backend once per encoding, asp once per formulation, and two
 #: more sat solvers (last: the property test takes the last two).

@@ -8,7 +8,6 @@ MkDocs, no network) and check its output against the parsers, walked independent
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import re
 from pathlib import Path
 from types import ModuleType
@@ -17,16 +16,14 @@ import pytest
 
 from nqueens_cp.cli import build_parser
 
+from .conftest import load_file
+
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 
 
 def _load(name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(f"docs_hook_{name}", DOCS / "hooks" / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_file(DOCS / "hooks" / f"{name}.py", f"docs_hook_{name}")
 
 
 cli_reference = _load("cli_reference")

@@ -3,7 +3,6 @@ the references of the benchmarks."""
 
 from __future__ import annotations
 
-import importlib.util
 import subprocess
 import sys
 from itertools import permutations
@@ -20,7 +19,7 @@ from nqueens_cp.errors import BackendOptionError, SearchStoppedError
 from nqueens_cp.models.cnf import ENCODINGS
 from nqueens_cp.models.cpsat import STRATEGIES, build_cpsat_model
 
-from .conftest import REPO
+from .conftest import REPO, load_file
 
 COMPLETIONS = [
     Instance(7, ((0, 0),)),
@@ -40,11 +39,7 @@ def brute_force(instance: Instance) -> set[tuple[int, ...]]:
 
 
 def load_benchmark(name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(name, REPO / "benchmarks" / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_file(REPO / "benchmarks" / f"{name}.py", name)
 
 
 # -- cpsat -------------------------------------------------------------------------------------
