@@ -35,10 +35,14 @@ REPO = Path(__file__).resolve().parents[1]
 
 def load_file(path: Path, name: str) -> ModuleType:
     """The Python file ``path`` imported as a module called ``name`` (a docs hook, a benchmark:
-    files outside the package)."""
+    files outside the package), once per session: registered in ``sys.modules`` as importlib asks
+    (a dataclass of the file looks its module up there)."""
+    if name in sys.modules:
+        return sys.modules[name]
     spec = importlib.util.spec_from_file_location(name, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
     spec.loader.exec_module(module)
     return module
 

@@ -24,7 +24,7 @@ from nqueens_cp import A000170, Instance
 from nqueens_cp.errors import SubProblemError
 from nqueens_cp.parallel import ParallelConfig, ProcessPoolTaskExecutor, SplitRun
 
-from .conftest import REPO
+from .conftest import REPO, load_file
 from .reliability_backends import CLI_WITH_TEST_BACKENDS, registered
 
 ENV = {**os.environ, "PYTHONPATH": str(REPO)}
@@ -93,20 +93,8 @@ def test_a_segfault_in_a_split_run_through_the_cli(tmp_path: Path) -> None:
 # -- Ctrl-C ------------------------------------------------------------------------------------
 
 
-def _session_processes(session: int) -> list[int]:
-    """Pids of the live processes (zombies excluded) whose session is ``session``."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-        except OSError:
-            continue
-        fields = stat[stat.rindex(")") + 2:].split()
-        if int(fields[3]) == session and fields[0] != "Z":  # fields[3]: session id, [0]: state
-            found.append(int(entry.name))
-    return found
+#: The pids of the live processes of a session (Linux ``/proc``), as the interruption benchmark finds them.
+_session_processes = load_file(REPO / "benchmarks" / "bench_interrupt.py", "bench_interrupt").session_processes
 
 
 def _has_rows(path: Path) -> bool:

@@ -16,56 +16,29 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from nqueens_cp.errors import SolverError
 from nqueens_cp.interrupts import StopSignals, Terminated, exit_status, is_interruption, native_call
 
-from .conftest import REPO, require_backend
-from .test_reliability_crashes import _session_processes
+from .conftest import REPO, load_file, require_backend
 
 ENV = {**os.environ, "PYTHONPATH": str(REPO)}
 
-#: Per backend: a command that runs for well over 10 s, and the CPU seconds of its session by
-#: which its solver is under way (benchmarks/bench_interrupt.py measures the same commands).
-LONG_RUNS: dict[str, tuple[list[str], float]] = {
-    "backtrack": (["solve", "16", "--count", "--backend", "backtrack"], 1.5),
-    "bitboard": (["solve", "21", "--count", "--backend", "bitboard"], 1.5),
-    "cpsat": (["solve", "1000", "--backend", "cpsat", "--time-limit", "600"], 2.5),
-    "sat": (["solve", "15", "--count", "--backend", "sat"], 1.5),
-    "minizinc": (["solve", "16", "--count", "--backend", "minizinc"], 1.5),
-    "localsearch": (["solve", "20000000", "--backend", "localsearch", "-O", "method=minconflicts"], 2.5),
-    "construction": (["solve", "100000000", "--backend", "construction"], 2.5),
-    "asp": (["solve", "13", "--count", "--backend", "asp"], 1.5),
-    "mip": (["solve", "250", "--backend", "mip"], 2.5),
-    "smt": (["solve", "13", "--count", "--backend", "smt"], 1.5),
-    "pb": (["solve", "13", "--count", "--backend", "pb"], 1.5),
-    "choco": (["solve", "16", "--count", "--backend", "choco"], 3.0),
-    "xcsp3": (["solve", "16", "--count", "--backend", "xcsp3"], 3.0),
-    "cpmpy": (["solve", "14", "--count", "--backend", "cpmpy"], 2.5),
-    "ganak": (["solve", "10", "--count", "--backend", "ganak"], 1.5),
-    "approxmc": (["solve", "12", "--count", "--backend", "approxmc"], 1.5),
-    "bdd": (["solve", "13", "--count", "--backend", "bdd"], 1.5),
-}
+#: The interruption benchmark: its long command per backend and its way of interrupting one.
+BENCH = load_file(REPO / "benchmarks" / "bench_interrupt.py", "bench_interrupt")
+#: Per backend, its first case in the benchmark: a command that runs for well over 10 s, and the
+#: CPU seconds of its session by which its solver is under way.
+LONG_RUNS: dict[str, Any] = {}
+for _case in BENCH.CASES:
+    LONG_RUNS.setdefault(_case.backend, _case)
 
 #: Run by default (the issue's own case, CP-SAT's search in C++); the others with the slow tests.
 DEFAULT = frozenset({"cpsat"})
 
 WORDS = {signal.SIGINT: "interrupted", signal.SIGTERM: "terminated"}
-
-
-def _cpu_seconds(pids: list[int]) -> float:
-    ticks = os.sysconf("SC_CLK_TCK")
-    total = 0.0
-    for pid in pids:
-        try:
-            stat = Path(f"/proc/{pid}/stat").read_text()
-        except OSError:
-            continue
-        fields = stat[stat.rindex(")") + 2:].split()
-        total += (int(fields[11]) + int(fields[12])) / ticks  # utime, stime
-    return total
 
 
 def _params() -> list[object]:
@@ -75,35 +48,14 @@ def _params() -> list[object]:
 
 
 @pytest.mark.parametrize(("backend", "signum"), _params())
-def test_a_long_run_ends_on_the_signal(tmp_path: Path, backend: str, signum: int) -> None:
+def test_a_long_run_ends_on_the_signal(backend: str, signum: int) -> None:
     require_backend(backend)
-    argv, busy = LONG_RUNS[backend]
-    process = subprocess.Popen([sys.executable, "-m", "nqueens_cp", *argv], cwd=tmp_path, env=ENV, text=True,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
-    try:
-        deadline = time.monotonic() + 120
-        while _cpu_seconds(_session_processes(process.pid)) < busy and time.monotonic() < deadline:
-            assert process.poll() is None, f"{argv} ended before it could be stopped: {process.stderr}"
-            time.sleep(0.05)
-        assert process.poll() is None, f"{argv} ended before it could be stopped"
-        process.send_signal(signum)
-        sent = time.monotonic()
-        _, err = process.communicate(timeout=60)
-        took = time.monotonic() - sent
-        left = [pid for pid in _session_processes(process.pid) if pid != process.pid]
-        for _ in range(30):  # a child may take a moment to notice its parent is gone
-            if not left:
-                break
-            time.sleep(0.1)
-            left = [pid for pid in _session_processes(process.pid) if pid != process.pid]
-    finally:
-        for pid in _session_processes(process.pid):
-            os.kill(pid, signal.SIGKILL)
-        if process.poll() is None:
-            process.wait()
-    assert (process.returncode, err) == (exit_status(signum), f"nqueens-cp: {WORDS[signum]}\n")
-    assert took < 10, f"took {took:.1f} s to end"  # a bound for a hang: the latency is measured by the benchmark
-    assert not left, f"left behind: {left}"
+    case = LONG_RUNS[backend]
+    outcome = BENCH.interrupt([sys.executable, "-m", "nqueens_cp", *case.argv], signum, case.busy, give_up=60)
+    assert outcome.running, f"{case.argv} ended before it could be stopped"
+    assert (outcome.status, outcome.stderr) == (exit_status(signum), f"nqueens-cp: {WORDS[signum]}")
+    assert outcome.latency is not None and outcome.latency < 10, outcome  # a bound for a hang: the benchmark measures it
+    assert not outcome.left, f"left behind: {outcome.left}"
 
 
 def test_exit_status_is_128_plus_the_signal() -> None:
