@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -31,6 +32,25 @@ def pytest_configure(config: pytest.Config) -> None:
 __all__ = ["pytest_make_collect_report", "pytest_runtest_makereport", "under_ci"]  # hooks of tests/ci_skips.py
 
 REPO = Path(__file__).resolve().parents[1]
+
+
+def chromium() -> str:
+    """The headless browser's program (a skip where there is none: a failure under CI)."""
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        path = shutil.which(name)
+        if path:
+            return path
+    pytest.skip("chromium is not installed (.ci/install-external-solvers.sh installs it)")
+
+
+def browse(page: Path, profile: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """Run headless Chromium on ``page`` with the fresh profile folder ``profile`` and no network chatter."""
+    command = [
+        chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run", "--hide-scrollbars",
+        f"--user-data-dir={profile}", *args, page.as_uri(),
+    ]
+    return subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
 
 
 def load_file(path: Path, name: str) -> ModuleType:

@@ -13,12 +13,13 @@ import html
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from .conftest import browse, chromium
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -47,27 +48,13 @@ window.addEventListener('load', () => {
 </script>"""
 
 
-def _chromium() -> str:
-    for name in ("chromium", "chromium-browser", "google-chrome"):
-        path = shutil.which(name)
-        if path:
-            return path
-    pytest.skip("chromium is not installed (.ci/install-external-solvers.sh installs it)")  # CI: a failure
-
-
 def measure(page: Path, profile: Path) -> dict[str, object]:
     """``page`` (a built HTML page) in headless Chromium at 1280 x 900: its code blocks, the wide ones and
     the wide tables."""
     probe = page.with_name("nqfit-probe.html")
     probe.write_text(page.read_text(encoding="utf-8").replace("</body>", PROBE + "</body>"), encoding="utf-8")
-    command = [
-        _chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run", "--hide-scrollbars",
-        "--window-size=1280,900", "--virtual-time-budget=5000", f"--user-data-dir={profile}",
-        "--dump-dom", probe.as_uri(),
-    ]
     try:
-        done = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
+        done = browse(probe, profile, "--window-size=1280,900", "--virtual-time-budget=5000", "--dump-dom")
     finally:
         probe.unlink()
     found = re.search(r'<pre id="nqfit">(.*?)</pre>', done.stdout, re.S)
@@ -93,7 +80,7 @@ def test_the_measure_finds_a_wide_block_and_table_and_passes_wrapped_ones(tmp_pa
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     pytest.importorskip("mkdocs")
-    _chromium()
+    chromium()
     out = tmp_path_factory.mktemp("site")
     done = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(out)], cwd=ROOT, capture_output=True, text=True,

@@ -7,8 +7,6 @@ chromium the browser tests skip, except under CI where a skip fails (``.ci/`` in
 from __future__ import annotations
 
 import re
-import shutil
-import subprocess
 from pathlib import Path
 from typing import Iterator
 
@@ -23,30 +21,12 @@ from nqueens_cp.reports.document import Paragraph
 from nqueens_cp.reports.html_page import board_svg, build_html_report, gallery
 from nqueens_cp.reports.summary import sizes
 
-from .conftest import run_cli
+from .conftest import browse, run_cli
 
 #: matplotlib's first two line colours (tab:blue, tab:orange): the plot's data lines.
 PLOT_COLOURS = ((31, 119, 180), (255, 127, 14))
 #: The colour of a drawn queen.
 QUEEN = (26, 26, 26)
-
-
-def chromium() -> str:
-    for name in ("chromium", "chromium-browser", "google-chrome"):
-        path = shutil.which(name)
-        if path:
-            return path
-    pytest.skip("chromium is not installed (.ci/install-external-solvers.sh installs it)")  # CI: a failure
-
-
-def browse(page: Path, tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    """Run headless Chromium on ``page`` with a fresh profile and no network chatter."""
-    command = [
-        chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run", "--hide-scrollbars",
-        f"--user-data-dir={tmp_path / 'profile'}", *args, page.as_uri(),
-    ]
-    return subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
 
 
 @pytest.fixture(scope="module")
@@ -94,7 +74,7 @@ def test_chromium_renders_the_plot_the_boards_and_the_verdict(results: Compariso
     page = tmp_path / "report.html"
     page.write_text(build_html_report(results, solve_gallery(sizes(results))), encoding="utf-8")
     shot = tmp_path / "shot.png"
-    done = browse(page, tmp_path, f"--screenshot={shot}", "--window-size=1280,4000")
+    done = browse(page, tmp_path / "profile", f"--screenshot={shot}", "--window-size=1280,4000")
     assert shot.exists(), done.stderr[-2000:]
     image = Image.open(shot)
     assert image.size == (1280, 4000)
@@ -111,7 +91,7 @@ def test_chromium_renders_the_plot_the_boards_and_the_verdict(results: Compariso
     top = image.convert("L").crop((0, 0, 1280, 120))
     assert top.getextrema()[0] < 100
 
-    dom = browse(page, tmp_path, "--dump-dom")
+    dom = browse(page, tmp_path / "profile", "--dump-dom")
     assert dom.returncode == 0, dom.stderr[-2000:]
     verdict = re.search(r'<p class="verdict">(.*?)</p>', dom.stdout)
     assert verdict and verdict.group(1).startswith("RESULT: PASS")
