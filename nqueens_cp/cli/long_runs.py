@@ -27,13 +27,18 @@ BASIS_SECONDS = 41.1
 TICK_AFTER = 2.0
 
 
+def _growth() -> tuple[int, float, float]:
+    """The last published n, the ratio of its count to the one before, and that ratio's last step."""
+    last = max(A000170)
+    ratio = A000170[last] / A000170[last - 1]
+    return last, ratio, ratio - A000170[last - 1] / A000170[last - 2]
+
+
 def estimated_solutions(n: int) -> float:
     """A000170(n), published or extrapolated past the table (see the module docstring)."""
-    last = max(A000170)
+    last, ratio, step = _growth()
     if n <= last:
         return float(A000170[n])
-    ratio = A000170[last] / A000170[last - 1]
-    step = ratio - A000170[last - 1] / A000170[last - 2]
     count = float(A000170[last])
     for _ in range(last + 1, n + 1):
         ratio += step
@@ -53,9 +58,7 @@ def count_note(instance: Instance, backend: str, unique: bool) -> str | None:
         return None
     from ..progress import format_seconds
 
-    last = max(A000170)
-    ratio = A000170[last] / A000170[last - 1]
-    step = ratio - A000170[last - 1] / A000170[last - 2]
+    last, ratio, step = _growth()
     cost = format_seconds(count_seconds(instance.n))
     at_least = "" if backend == "bitboard" else "at least "
     return (f"no published count beyond n = {last} (OEIS {'A002562' if unique else 'A000170'}): this count "
