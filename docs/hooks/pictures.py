@@ -224,14 +224,14 @@ def plot(kind: str, path: str) -> str:
 
     results = _results(path)
     if kind == "cactus":
-        return _figure(plots.cactus_plot_svg(results), path,
+        return _figure(plots.figure_svg(plots.cactus_figure(results)), path,
                        f"instances solved against time, per configuration and the virtual best: {results.task.title}",
                        "")
     if kind == "scatter":
         pair = plots.default_scatter_pair(results)
         if pair is None:
             raise ValueError(f"docs: the comparison at {path} has no two configurations to scatter")
-        return _figure(plots.scatter_plot_svg(results, *pair), path,
+        return _figure(plots.figure_svg(plots.scatter_figure(results, *pair)), path,
                        f"{pair[1]} against {pair[0]}, one point per instance, log-log", " (border: unsolved)")
     return _figure(plots.runtime_plot_svg(results), path,
                    f"median wall time against n per configuration, log scale: {results.task.title}", " (x: a timeout)")

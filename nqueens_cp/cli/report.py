@@ -155,18 +155,18 @@ def _write_plots(directory: Path, results: Any, scatter: tuple[str, str] | None,
     """runtime.png, cactus.png and scatter.png (those with something to draw) in ``directory``: name -> path."""
     from ..atomic import atomic_write_all
     from ..errors import OutputError, OutputExistsError
-    from ..reports.plot import cactus_figure, default_scatter_pair, figure_png, runtime_figure, scatter_figure
+    from ..reports.plot import figure_png, report_figures
 
-    pair = scatter or default_scatter_pair(results)
-    figures = {"runtime": runtime_figure(results), "cactus": cactus_figure(results),
-               "scatter": scatter_figure(results, *pair) if pair else None}
-    paths = {name: directory / f"{name}.png" for name, figure in figures.items() if figure is not None}
+    drawn = report_figures(results, scatter)
+    pngs = {name: png for name, figure in (("runtime", drawn.runtime), ("cactus", drawn.cactus),
+                                           ("scatter", drawn.scatter)) if (png := figure_png(figure)) is not None}
+    paths = {name: directory / f"{name}.png" for name in pngs}
     existing = [path for path in paths.values() if path.exists()]
     if existing and not force:
         raise OutputExistsError(f"{existing[0]} exists already (use --force to overwrite)")
     try:
         directory.mkdir(parents=True, exist_ok=True)
-        atomic_write_all({path: figure_png(figures[name]) for name, path in paths.items()})
+        atomic_write_all({path: pngs[name] for name, path in paths.items()})
     except OSError as error:
         raise OutputError(f"cannot write the plots to {directory}: {error.strerror or error}") from None
     return {name: str(path) for name, path in paths.items()}

@@ -82,21 +82,18 @@ class OutputFiles:
         those with something to draw); ``boards``: the gallery of the HTML page (needed for
         ``html``); ``scatter``: the two configurations of the scatter plot (default
         :func:`~.plot.default_scatter_pair`)."""
-        from .plot import cactus_figure, default_scatter_pair, figure_png, runtime_figure, scatter_figure
-        from .scores import compute_scores
+        from .plot import figure_png, report_figures
 
-        scores = compute_scores(results)
-        pair = scatter or default_scatter_pair(results, scores)
-        figures = {self.plot: runtime_figure(results), self.cactus: cactus_figure(results, scores),
-                   self.scatter: scatter_figure(results, *pair, scores) if pair else None}
-        pngs = {path: figure_png(figure) for path, figure in figures.items() if figure is not None}
+        drawn = report_figures(results, scatter)
+        figures = {self.plot: drawn.runtime, self.cactus: drawn.cactus, self.scatter: drawn.scatter}
+        pngs = {path: png for path, figure in figures.items() if (png := figure_png(figure)) is not None}
         names = [self.report.name, self.json.name, self.csv.name] + [path.name for path in pngs]
         if fmt == "html":  # one self-contained page: the plots inline, the gallery of boards
             from .html_page import build_html_report
 
             if boards is None:
                 raise ValueError("an HTML report needs the gallery's boards (harness.gallery.solve_gallery)")
-            text = build_html_report(results, boards, files=names, scatter=pair)
+            text = build_html_report(results, boards, files=names, figures=drawn)
         else:
             shown = {path: path.name if path in pngs else None for path in figures}
             text = render(build_report(results, plot=shown[self.plot], cactus=shown[self.cactus],

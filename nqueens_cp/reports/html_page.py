@@ -14,15 +14,14 @@ solutions), and this package solves nothing: they are solved in a step before re
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Any, Sequence
 
 from ..board import board_svg
 from ..harness.gallery import LARGEST_DRAWN, Gallery
 from ..harness.results import ComparisonResults
 from .document import Block, Figure, Heading, Paragraph
-from .plot import cactus_figure, default_scatter_pair, figure_svg, runtime_figure, scatter_figure
+from .plot import ReportFigures, figure_svg, report_figures
 from .render import render_html
-from .scores import compute_scores
 from .tables import build_report
 
 #: Width and height of the board of the largest n, in CSS pixels.
@@ -57,17 +56,20 @@ def gallery(boards: Gallery) -> list[Block]:
 
 def build_html_report(
     results: ComparisonResults, boards: Gallery, *, files: Sequence[str] = (), scatter: tuple[str, str] | None = None,
+    figures: ReportFigures | None = None,
 ) -> str:
     """The self-contained HTML page of ``results``, with the gallery of ``boards`` and every plot
-    inline (``scatter``: the two configurations of the scatter plot; default: the report's pair)."""
-    scores = compute_scores(results)
-    pair = scatter or default_scatter_pair(results, scores)
-    runtime, cactus = runtime_figure(results), cactus_figure(results, scores)
-    scattered = scatter_figure(results, *pair, scores) if pair else None
-    plot = Figure(figure_svg(runtime), "median wall time against n per configuration, log scale") if runtime else None
-    cactus_block = Figure(figure_svg(cactus), "instances solved against time, every configuration and the virtual "
-                          "best") if cactus else None
-    scatter_block = (Figure(figure_svg(scattered), f"{pair[0]} against {pair[1]}, wall time per instance, log-log")
-                     if scattered is not None and pair else None)
+    inline (``scatter``: the two configurations of the scatter plot; default: the report's pair;
+    ``figures``: the report's figures when the caller has drawn them already)."""
+    drawn = figures or report_figures(results, scatter)
+
+    def block(figure: Any, caption: str) -> Figure | None:
+        svg = figure_svg(figure)
+        return None if svg is None else Figure(svg, caption)
+
+    plot = block(drawn.runtime, "median wall time against n per configuration, log scale")
+    cactus_block = block(drawn.cactus, "instances solved against time, every configuration and the virtual best")
+    scatter_block = (block(drawn.scatter, f"{drawn.pair[0]} against {drawn.pair[1]}, wall time per instance, log-log")
+                     if drawn.pair else None)
     return render_html(build_report(results, plot=plot, files=files, gallery=gallery(boards), cactus=cactus_block,
                                     scatter=scatter_block))

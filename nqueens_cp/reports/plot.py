@@ -52,15 +52,20 @@ def series_styles(names: Sequence[str]) -> dict[str, Style]:
     return styles
 
 
-def figure_png(figure: Any) -> bytes:
-    """A matplotlib figure as PNG bytes."""
+def figure_png(figure: Any) -> bytes | None:
+    """A matplotlib figure as PNG bytes (None for None: a plot with nothing to draw)."""
+    if figure is None:
+        return None
     buffer = io.BytesIO()
     figure.savefig(buffer, format="png", metadata={"Software": "nqueens-cp"})
     return buffer.getvalue()
 
 
-def figure_svg(figure: Any) -> str:
-    """A matplotlib figure as an ``<svg>`` element to put inline in a page (no XML prolog)."""
+def figure_svg(figure: Any) -> str | None:
+    """A matplotlib figure as an ``<svg>`` element to put inline in a page, no XML prolog (None for
+    None: a plot with nothing to draw)."""
+    if figure is None:
+        return None
     buffer = io.StringIO()
     figure.savefig(buffer, format="svg", metadata={"Date": None})
     text = buffer.getvalue()
@@ -136,14 +141,12 @@ def runtime_figure(results: ComparisonResults) -> Any:
 
 def runtime_plot_png(results: ComparisonResults) -> bytes | None:
     """The runtime plot as PNG bytes, or None when no run answered (nothing to draw)."""
-    figure = runtime_figure(results)
-    return None if figure is None else figure_png(figure)
+    return figure_png(runtime_figure(results))
 
 
 def runtime_plot_svg(results: ComparisonResults) -> str | None:
     """The runtime plot as inline ``<svg>``, or None (nothing to draw)."""
-    figure = runtime_figure(results)
-    return None if figure is None else figure_svg(figure)
+    return figure_svg(runtime_figure(results))
 
 
 # -- the cactus plot -------------------------------------------------------------------------
@@ -174,18 +177,6 @@ def cactus_figure(results: ComparisonResults, scores: Scores | None = None) -> A
     axes.set_ylabel("wall time per instance (s, log scale)")
     axes.set_title(_title(results, "cactus plot"), fontsize=10)
     return _finish(figure, axes)
-
-
-def cactus_plot_png(results: ComparisonResults) -> bytes | None:
-    """The cactus plot as PNG bytes, or None when nothing was solved."""
-    figure = cactus_figure(results)
-    return None if figure is None else figure_png(figure)
-
-
-def cactus_plot_svg(results: ComparisonResults) -> str | None:
-    """The cactus plot as inline ``<svg>``, or None when nothing was solved."""
-    figure = cactus_figure(results)
-    return None if figure is None else figure_svg(figure)
 
 
 # -- the scatter plot ------------------------------------------------------------------------
@@ -248,14 +239,23 @@ def scatter_figure(results: ComparisonResults, x: str, y: str, scores: Scores | 
     return _finish(figure, axes, outside=False)
 
 
-def scatter_plot_png(results: ComparisonResults, x: str, y: str) -> bytes | None:
-    """The scatter plot of ``x`` against ``y`` as PNG bytes, or None (nothing solved)."""
-    figure = scatter_figure(results, x, y)
-    return None if figure is None else figure_png(figure)
+# -- the three together ----------------------------------------------------------------------
 
 
-def scatter_plot_svg(results: ComparisonResults, x: str, y: str) -> str | None:
-    """The scatter plot of ``x`` against ``y`` as inline ``<svg>``, or None (nothing solved)."""
-    figure = scatter_figure(results, x, y)
-    return None if figure is None else figure_svg(figure)
+@dataclass(frozen=True)
+class ReportFigures:
+    """The figures of one report (None where there is nothing to draw) and the scatter plot's pair."""
 
+    runtime: Any
+    cactus: Any
+    scatter: Any
+    pair: tuple[str, str] | None
+
+
+def report_figures(results: ComparisonResults, scatter: tuple[str, str] | None = None) -> ReportFigures:
+    """The runtime, cactus and scatter figures of ``results``, the scores computed once; ``scatter``:
+    the scatter plot's two configurations (default :func:`default_scatter_pair`)."""
+    scores = compute_scores(results)
+    pair = scatter or default_scatter_pair(results, scores)
+    return ReportFigures(runtime_figure(results), cactus_figure(results, scores),
+                         scatter_figure(results, *pair, scores) if pair else None, pair)
