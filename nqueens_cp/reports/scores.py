@@ -182,11 +182,11 @@ def compute_scores(results: ComparisonResults) -> Scores:
     solved_by = {key: {c for c in configs if outcomes[(c, key)].solved} for key in ordered}
     only = tuple((key, next(iter(who))) for key, who in solved_by.items() if len(who) == 1)
     scores = []
+    best_par2 = _par2_without(outcomes, configs, ordered, None, timeout)
     for c in configs:
         score = _score(c, [outcomes[(c, key)] for key in ordered], timeout)
         unique = sum(1 for _, who in only if who == c)
-        marginal = (_par2_without(outcomes, configs, ordered, c, timeout)
-                    - _par2_without(outcomes, configs, ordered, None, timeout))
+        marginal = _par2_without(outcomes, configs, ordered, c, timeout) - best_par2
         scores.append(dataclasses.replace(score, unique=unique, marginal=marginal))
     best = [Outcome(VIRTUAL_BEST, key, key in best_of, "ok" if key in best_of else _vbs_kind(outcomes, configs, key),
                     outcomes[(best_of[key], key)].wall if key in best_of else None,
