@@ -17,7 +17,7 @@ from typing import Sequence
 
 from ..errors import ResultsFileError
 from .configs import Configuration
-from .results import Check, ComparisonResults, MergedRun, RunRecord
+from .results import Check, ComparisonResults, InstanceKey, MergedRun, RunRecord
 
 
 def merge_results(named: Sequence[tuple[str, ComparisonResults]]) -> ComparisonResults:
@@ -34,7 +34,7 @@ def merge_results(named: Sequence[tuple[str, ComparisonResults]]) -> ComparisonR
             raise ResultsFileError(f"cannot merge {name} (timeout {results.settings.timeout:g} s) with {first_name} "
                                    f"(timeout {first.settings.timeout:g} s): PAR-2 needs one time limit")
     configurations: list[Configuration] = []
-    instances_of: dict[str, set[tuple[object, ...]]] = {}
+    instances_of: dict[str, set[InstanceKey]] = {}
     runs: list[RunRecord] = []
     checks: list[Check] = []
     merged: list[MergedRun] = []
@@ -42,7 +42,7 @@ def merge_results(named: Sequence[tuple[str, ComparisonResults]]) -> ComparisonR
         merged.append(MergedRun(name, results.environment, results.settings, results.started_at, results.finished_at))
         renamed: dict[str, str] = {}
         for configuration in results.configurations:
-            mine = {(r.n, r.fixed, r.source) for r in results.runs if r.config == configuration.label}
+            mine = {r.instance_key for r in results.runs if r.config == configuration.label}
             label = configuration.label
             if label in instances_of and instances_of[label] & mine:
                 label = f"{label} [{index + 1}]"

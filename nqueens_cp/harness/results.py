@@ -30,6 +30,11 @@ SCHEMA_VERSION = 2
 #: Every version this package reads (a field added since is given its default).
 READABLE_VERSIONS = (1, 2)
 
+#: An instance a comparison ran: board size, pre-placed queens, and the instance file (with the
+#: number of diagonals taken) it was read from, empty when the board size alone says it.
+InstanceKey = tuple[int, tuple[tuple[int, int], ...], str]
+
+
 class _Status(str, enum.Enum):
     """A status that is its own value wherever it is written (text, JSON, CSV)."""
 
@@ -137,6 +142,11 @@ class RunRecord:
     origin: int | None = None
 
     @property
+    def instance_key(self) -> InstanceKey:
+        """The instance this run ran."""
+        return (self.n, self.fixed, self.source)
+
+    @property
     def memory_added_kb(self) -> int | None:
         """Peak memory above the worker's starting size (what the run itself needed)."""
         if self.peak_rss_kb is None or self.baseline_rss_kb is None:
@@ -164,6 +174,11 @@ class Check:
     fixed: tuple[tuple[int, int], ...] = ()
     #: The instance file checked (``RunRecord.source``), empty when the instance is not from a file.
     source: str = ""
+
+    @property
+    def instance_key(self) -> InstanceKey:
+        """The instance this check is about."""
+        return (self.n, self.fixed, self.source)
 
 
 @dataclass(frozen=True)

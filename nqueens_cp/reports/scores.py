@@ -23,7 +23,7 @@ import statistics
 from dataclasses import dataclass
 from typing import Mapping, Sequence
 
-from ..harness.results import FAIL, ComparisonResults, RunRecord, RunStatus
+from ..harness.results import FAIL, ComparisonResults, InstanceKey, RunRecord, RunStatus
 from .summary import labels
 
 #: The label of the virtual best solver wherever it stands beside the configurations.
@@ -32,15 +32,6 @@ VIRTUAL_BEST = "virtual best"
 UNSOLVED_KINDS = ("wrong", "error", "timeout", "oom", "refused", "skipped", "not run")
 #: The penalty factors reported: PAR-2 (SAT Competition) and PAR-10.
 PENALTIES = (2, 10)
-
-#: An instance: board size, pre-placed queens, the file it was read from (as ``RunRecord`` holds them).
-InstanceKey = tuple[int, tuple[tuple[int, int], ...], str]
-
-
-def instance_key(run: RunRecord) -> InstanceKey:
-    """The instance ``run`` ran."""
-    return (run.n, run.fixed, run.source)
-
 
 def instance_name(key: InstanceKey) -> str:
     """``diag-10-4-468.param D=5``, ``n=12 fixed=0:3,4:1`` or ``n=12``."""
@@ -165,10 +156,10 @@ def compute_scores(results: ComparisonResults) -> Scores:
     runs: dict[tuple[str, InstanceKey], list[RunRecord]] = {}
     instances: dict[InstanceKey, None] = {}
     for run in results.runs:
-        key = instance_key(run)
+        key = run.instance_key
         instances.setdefault(key, None)
         runs.setdefault((run.config, key), []).append(run)
-    failed = {(check.config, (check.n, check.fixed, check.source)) for check in results.checks
+    failed = {(check.config, check.instance_key) for check in results.checks
               if check.status == FAIL and check.config is not None}
     ordered = tuple(sorted(instances, key=lambda k: (k[0], k[2], k[1])))
     outcomes = {(c, key): _outcome(c, key, runs.get((c, key), []), (c, key) in failed)
