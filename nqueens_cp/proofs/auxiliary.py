@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from ..errors import CertificationError
-from .rules import attack
+from .rules import attack, possible_lines
 
 #: The most placements of queens tried on one component's squares (a line of n squares has n + 1).
 MAX_PLACEMENTS = 1024
@@ -54,7 +54,8 @@ class AuxiliaryCheck:
     searches: int
 
 
-def _clause_text(clause: Sequence[int]) -> str:
+def clause_text(clause: Sequence[int]) -> str:
+    """A clause as DIMACS writes it: ``-7 18 0``."""
     return " ".join(map(str, (*clause, 0)))
 
 
@@ -95,7 +96,7 @@ def check_auxiliary_clauses(
         lit = next(lit for lit in clauses[position] if abs(lit) > top)
         components.setdefault(root(abs(lit)), []).append(position)
     fixed_set = set(fixed)
-    must_hold = _lines_of_possible_squares(n, possible)
+    must_hold = possible_lines(n, possible)
     tried = 0
     extending: dict[tuple[tuple[tuple[int, ...], ...], tuple[int, ...]], set[frozenset[int]]] = {}
     for members in components.values():
@@ -105,7 +106,7 @@ def check_auxiliary_clauses(
         if placements is None:
             spots = ", ".join(str(squares[v - 1]) for v in mentioned[:3])
             raise CertificationError(
-                f"cannot check CNF clause {members[0] + 1} ({_clause_text(component[0])}) over auxiliary variables: "
+                f"cannot check CNF clause {members[0] + 1} ({clause_text(component[0])}) over auxiliary variables: "
                 f"its component's {len(component)} clauses mention {len(mentioned)} squares ({spots}, ...) "
                 f"that boards fill in more ways than the check tries ({MAX_PLACEMENTS:,})"
             )
@@ -125,15 +126,6 @@ def check_auxiliary_clauses(
             known.add(named)
     variables = {abs(lit) for position in positions for lit in clauses[position] if abs(lit) > top}
     return AuxiliaryCheck(len(positions), len(variables), len(components), tried)
-
-
-def _lines_of_possible_squares(n: int, possible: set[Square]) -> list[frozenset[Square]]:
-    """The possible squares of each row and each column: a board has a queen on one of each."""
-    lines = []
-    for k in range(n):
-        for line in ([(k, c) for c in range(n)], [(r, k) for r in range(n)]):
-            lines.append(frozenset(square for square in line if square in possible))
-    return lines
 
 
 def _placements(
@@ -196,7 +188,7 @@ def _extension(
         if not any(every.get(abs(lit), False) == (lit > 0) for lit in clause):
             raise CertificationError(  # a fault of this check: refuse rather than trust it
                 f"the search for auxiliary values of CNF clause {where + 1} returned values falsifying "
-                f"({_clause_text(clause)})"
+                f"({clause_text(clause)})"
             )
     return every
 
@@ -308,7 +300,7 @@ def _refuse(
     else:
         placed = "whatever the board"
     raise CertificationError(
-        f"CNF clause {members[high - 1] + 1} ({_clause_text(clause)}) over auxiliary variables forbids "
+        f"CNF clause {members[high - 1] + 1} ({clause_text(clause)}) over auxiliary variables forbids "
         f"boards: {placed}, no values of the auxiliary variables satisfy it and the clauses before it "
         "that share them"
     )

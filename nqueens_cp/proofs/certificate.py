@@ -27,7 +27,7 @@ from typing import Sequence
 from ..checker import solution_problems
 from ..errors import CertificationError
 from ..instance import Instance, Solution
-from .auxiliary import AuxiliaryCheck, check_auxiliary_clauses
+from .auxiliary import AuxiliaryCheck, check_auxiliary_clauses, clause_text
 from .drup import ProofCheck, check_drup, dimacs_text
 from .rules import no_board, possible_squares, square_map_problem, unimplied_clauses
 
@@ -107,13 +107,13 @@ def check_clauses(cnf: CnfOfBoard) -> AuxiliaryCheck:
     problem = square_map_problem(n, fixed, possible, cnf.squares)
     if problem is not None:
         raise CertificationError(f"the CNF's square variables: {problem}")
-    unimplied = unimplied_clauses(n, fixed, cnf.instance.blocked, cnf.squares, cnf.clauses)
+    unimplied = unimplied_clauses(n, fixed, cnf.instance.blocked, cnf.squares, cnf.clauses, possible)
     top = len(cnf.squares)
     for position in unimplied:
         clause = cnf.clauses[position]
         if all(abs(lit) <= top for lit in clause):
-            text = " ".join(map(str, (*clause, 0)))
-            raise CertificationError(f"CNF clause {position + 1} ({text}) is not implied by the rules of the board")
+            raise CertificationError(
+                f"CNF clause {position + 1} ({clause_text(clause)}) is not implied by the rules of the board")
     if not unimplied:
         return AuxiliaryCheck(0, 0, 0, 0)
     return check_auxiliary_clauses(n, fixed, possible, cnf.squares, cnf.clauses, unimplied)

@@ -52,6 +52,12 @@ def no_board(n: int, fixed: Iterable[tuple[int, int]], possible: set[tuple[int, 
     )
 
 
+def possible_lines(n: int, possible: set[tuple[int, int]]) -> list[frozenset[tuple[int, int]]]:
+    """The possible squares of each row and of each column: a board has a queen on one of each."""
+    return [frozenset(square for square in line if square in possible)
+            for k in range(n) for line in ([(k, c) for c in range(n)], [(r, k) for r in range(n)])]
+
+
 def square_map_problem(
     n: int, fixed: Sequence[tuple[int, int]], possible: set[tuple[int, int]], squares: Sequence[tuple[int, int]]
 ) -> str | None:
@@ -77,19 +83,18 @@ def unimplied_clauses(
     blocked: Sequence[tuple[int, int]],
     squares: Sequence[tuple[int, int]],
     clauses: Iterable[Sequence[int]],
+    possible: set[tuple[int, int]] | None = None,
 ) -> list[int]:
-    """The indices of the ``clauses`` the rules do not imply (empty: every solution satisfies all)."""
-    possible = possible_squares(n, fixed, blocked)
+    """The indices of the ``clauses`` the rules do not imply (empty: every solution satisfies all);
+    ``possible``: :func:`possible_squares` of the instance, when the caller has it already."""
+    if possible is None:
+        possible = possible_squares(n, fixed, blocked)
     if no_board(n, fixed, possible):
         return []  # every clause is implied
     fixed_set = set(fixed)
     index = {square: variable for variable, square in enumerate(squares, start=1)}
-    lines: list[frozenset[int]] = []  # the possible squares of each row and column, as variables
-    for k in range(n):
-        for line in ([(k, c) for c in range(n)], [(r, k) for r in range(n)]):
-            wanted = [square for square in line if square in possible]
-            if all(square in index for square in wanted):
-                lines.append(frozenset(index[square] for square in wanted))
+    lines = [frozenset(index[square] for square in line)  # the possible squares of each row and column
+             for line in possible_lines(n, possible) if all(square in index for square in line)]
     top = len(squares)
     unimplied: list[int] = []
     for position, clause in enumerate(clauses):
