@@ -258,9 +258,8 @@ def _seconds(value: float | None) -> str:
     return DASH if value is None else format_time(value)
 
 
-#: How the unsolved kinds are headed in the scores table.
-_KIND_HEADERS = {"wrong": "wrong", "error": "error", "timeout": "timeout", "oom": "out of memory",
-                 "refused": "refused", "skipped": "skipped", "not run": "not run"}
+#: The unsolved kinds the scores table heads with other words (the others are headed by their name).
+_KIND_HEADERS = {"oom": "out of memory"}
 
 
 def timeout_policy(results: ComparisonResults) -> str:
@@ -280,7 +279,7 @@ def scores_table(scores: Scores) -> Table:
     PAR-10, total and median wall and CPU time, unique solves and marginal contribution."""
     kinds = [kind for kind in UNSOLVED_KINDS if kind in ("error", "timeout", "oom", "refused")
              or any(score.unsolved_by(kind) for score in scores.scores)]
-    headers = ("configuration", "solved", *(_KIND_HEADERS[k] for k in kinds), *(f"PAR-{k}" for k in PENALTIES),
+    headers = ("configuration", "solved", *(_KIND_HEADERS.get(k, k) for k in kinds), *(f"PAR-{k}" for k in PENALTIES),
                "wall total", "wall median", "CPU total", "CPU median", "only it", "marginal")
     rows = []
     for score in [*ranked(scores), scores.virtual_best]:
