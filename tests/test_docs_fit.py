@@ -1,6 +1,7 @@
 """The built site in a real headless Chromium at 1280 px: no code block or table scrolls sideways.
 
-Slow (it builds the site with ``mkdocs build --strict``, about a minute). Each page is opened with
+Slow (it builds the site with ``mkdocs build --strict``, about a minute, unless ``.ci/run`` has
+built it already and names it in ``NQUEENS_CP_BUILT_SITE``). Each page is opened with
 its folded blocks (``??? info``) open; a code block whose content is wider than its box, or a table
 wider than the text column, fails the test, which names the page and the block's longest line (a
 table's first row). Without chromium or mkdocs the test skips, except under CI where a skip fails
@@ -77,10 +78,18 @@ def test_the_measure_finds_a_wide_block_and_table_and_passes_wrapped_ones(tmp_pa
     assert found == [line[:100], "a table: " + line.strip()[:90]]
 
 
+#: A site already built from this checkout by ``mkdocs build --strict`` (``.ci/run`` builds it just
+#: before the tests and says where): measured as it is, not built a second time.
+BUILT_SITE = "NQUEENS_CP_BUILT_SITE"
+
+
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    pytest.importorskip("mkdocs")
     chromium()
+    built = os.environ.get(BUILT_SITE)
+    if built and (Path(built) / "index.html").is_file():
+        return Path(built)
+    pytest.importorskip("mkdocs")
     out = tmp_path_factory.mktemp("site")
     done = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(out)], cwd=ROOT, capture_output=True, text=True,
