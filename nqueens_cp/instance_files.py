@@ -271,17 +271,23 @@ def read_answers(path: str) -> dict[AnswerKey, bool]:
     return table
 
 
+def _csplib_name(path: str | Path) -> tuple[int, int] | None:
+    """(N, ID) of a file named like CSPLib's ``diag-N-4-ID.param``; None for another name."""
+    match = re.fullmatch(r"diag-(\d+)-\d+-(\d+)\.param", Path(path).name)
+    return (int(match.group(1)), int(match.group(2))) if match else None
+
+
 def listed_diagonals(table: dict[AnswerKey, bool], path: str | Path) -> tuple[int, ...]:
     """Every number of diagonals ``table`` lists for the CSPLib file ``path`` (``diag-N-4-ID.param``), ascending."""
-    match = re.fullmatch(r"diag-(\d+)-\d+-(\d+)\.param", Path(path).name)
-    if not match:
+    named = _csplib_name(path)
+    if named is None:
         return ()
-    n, ident = int(match.group(1)), int(match.group(2))
+    n, ident = named
     return tuple(sorted(d for (size, d, key) in table if size == n and key == ident))
 
 
 def answer_of(table: dict[AnswerKey, bool], path: str | Path, diagonals: int) -> bool | None:
     """Whether the instance of ``path`` with its first ``diagonals`` diagonals has a solution by
     ``table``, for a file named like CSPLib's ``diag-N-4-ID.param``; None when unknown."""
-    match = re.fullmatch(r"diag-(\d+)-\d+-(\d+)\.param", Path(path).name)
-    return table.get((int(match.group(1)), diagonals, int(match.group(2)))) if match else None
+    named = _csplib_name(path)
+    return table.get((named[0], diagonals, named[1])) if named else None
