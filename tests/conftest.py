@@ -100,6 +100,11 @@ FIRST_ONLY_CONFIGS: list[tuple[str, dict[str, Any]]] = [
 ]
 
 
+def docs_hook(name: str) -> ModuleType:
+    """The MkDocs hook ``docs/hooks/NAME.py`` as a module (the tests call it without MkDocs)."""
+    return load_file(REPO / "docs" / "hooks" / f"{name}.py", f"docs_hook_{name}")
+
+
 #: The count-only backends (they give no boards), with the formulations measured side by side.
 COUNT_CONFIGS: list[tuple[str, dict[str, Any]]] = [
     ("ganak", {}),

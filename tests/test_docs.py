@@ -10,25 +10,20 @@ from __future__ import annotations
 import argparse
 import re
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
 from nqueens_cp.cli import build_parser
 
-from .conftest import load_file
+from .conftest import docs_hook
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 
 
-def _load(name: str) -> ModuleType:
-    return load_file(DOCS / "hooks" / f"{name}.py", f"docs_hook_{name}")
-
-
-cli_reference = _load("cli_reference")
-nav_extra = _load("nav_extra")
-repo_links = _load("repo_links")
+cli_reference = docs_hook("cli_reference")
+nav_extra = docs_hook("nav_extra")
+repo_links = docs_hook("repo_links")
 
 
 def _commands(parser: argparse.ArgumentParser, prefix: str) -> list[tuple[str, argparse.ArgumentParser]]:

@@ -6,24 +6,19 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
-from .conftest import load_file
+from .conftest import docs_hook
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 
 
-def _load(name: str) -> ModuleType:
-    return load_file(DOCS / "hooks" / f"{name}.py", f"docs_hook_{name}")
-
-
-fold = _load("fold")
-run_code = _load("run_code")
-pictures = _load("pictures")
-layout = _load("layout")
+fold = docs_hook("fold")
+run_code = docs_hook("run_code")
+pictures = docs_hook("pictures")
+layout = docs_hook("layout")
 
 LONG = " ".join(["word"] * 200)
 
