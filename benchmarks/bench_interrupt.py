@@ -50,7 +50,7 @@ CASES: tuple[Case, ...] = (
     Case("localsearch", ("solve", "20000000", "--backend", "localsearch", "-O", "method=minconflicts"), 2.5),
     Case("construction", ("solve", "100000000", "--backend", "construction"), 2.5),
     Case("asp", ("solve", "13", "--count", "--backend", "asp")),
-    Case("mip", ("solve", "250", "--backend", "mip"), 2.5),
+    Case("mip", ("solve", "1000", "--backend", "mip", "--time-limit", "600"), 4.0),
     Case("smt", ("solve", "13", "--count", "--backend", "smt")),
     Case("pb", ("solve", "13", "--count", "--backend", "pb")),
     Case("choco", ("solve", "16", "--count", "--backend", "choco"), 3.0),
