@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import Comparison, alternate, report, timed
 
 from nqueens_cp.backends.backtrack import BacktrackBackend
-from nqueens_cp.instance import Instance
+from nqueens_cp.core.instance import Instance
 
 
 # The reference is kept as the tutorial writes it, hence the noqa comments.

@@ -29,7 +29,7 @@ sys.path.insert(0, str(HERE))
 from _common import Comparison, alternate, build_c, report, timed  # noqa: E402
 
 from nqueens_cp.backends.bitboard import BitboardBackend  # noqa: E402
-from nqueens_cp.instance import Instance  # noqa: E402
+from nqueens_cp.core.instance import Instance  # noqa: E402
 
 SOURCE = HERE / "ref" / "somers.c"
 BINARY = HERE / "build" / "somers"

@@ -43,10 +43,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from benchmarks._common import load_average, machine
 from nqueens_cp import Instance
 from nqueens_cp.backends.sat import SatBackend
-from nqueens_cp.errors import CertificationError
-from nqueens_cp.instance_files import read_instance
+from nqueens_cp.core.errors import CertificationError
+from nqueens_cp.core.oeis import A000170
+from nqueens_cp.instances.files import read_instance
 from nqueens_cp.models.cnf import ENCODINGS, build_cnf
-from nqueens_cp.oeis import A000170
 from nqueens_cp.proofs.certificate import CnfOfBoard, check_clauses
 
 SAMPLE = Path(__file__).resolve().parent / "csplib079"

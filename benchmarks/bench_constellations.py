@@ -91,7 +91,7 @@ sys.path.insert(0, str(HERE))
 
 from _common import build_c, load_average, machine  # noqa: E402
 
-from nqueens_cp.oeis import A000170  # noqa: E402
+from nqueens_cp.core.oeis import A000170  # noqa: E402
 
 SOURCE = HERE / "ref" / "constellations.c"
 BINARY = HERE / "build" / "constellations"

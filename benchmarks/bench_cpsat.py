@@ -109,9 +109,9 @@ def minizinc(n: int) -> list[Board]:
 def timed_problems(n: int, count: int, boards: list[Board] | None) -> list[str]:
     """What is wrong with a timed run's result: its count against OEIS A000170 and, when the timed
     path produced the boards, each board by the independent checker and their distinctness."""
-    from nqueens_cp.checker import solution_problems
-    from nqueens_cp.instance import Instance
-    from nqueens_cp.oeis import A000170
+    from nqueens_cp.core.checker import solution_problems
+    from nqueens_cp.core.instance import Instance
+    from nqueens_cp.core.oeis import A000170
 
     problems = [f"counted {count}, OEIS A000170 says {A000170[n]}"] if count != A000170[n] else []
     if boards is not None:
@@ -127,9 +127,9 @@ def child(side: str, n: int, record: bool) -> None:
     the timed result found, as JSON. The check runs after the clock stops."""
     import ortools.sat.python.cp_model  # noqa: F401  (imported before the clock starts, for every side)
 
-    from nqueens_cp.backends.configuration import Configuration
-    from nqueens_cp.backends.registry import create_backend
-    from nqueens_cp.instance import Instance
+    from nqueens_cp.backends.framework.configuration import Configuration
+    from nqueens_cp.backends.framework.registry import create_backend
+    from nqueens_cp.core.instance import Instance
 
     boards: list[Board] = []
     kind, _, config = side.partition(" ")

@@ -31,7 +31,7 @@ from tabulate import tabulate
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from nqueens_cp.oeis import A000170  # noqa: E402
+from nqueens_cp.core.oeis import A000170  # noqa: E402
 
 #: The backends that count exactly, fastest first as far as we know (the benchmark measures it).
 COUNTERS = ("bitboard", "backtrack", "cpsat", "sat", "minizinc")

@@ -51,13 +51,13 @@ sys.path.insert(0, str(HERE))
 
 from _common import build_c, load_average, machine  # noqa: E402
 
-from nqueens_cp.backends.base import Backend  # noqa: E402
-from nqueens_cp.backends.configuration import Configuration  # noqa: E402
-from nqueens_cp.backends.registry import create_backend  # noqa: E402
-from nqueens_cp.checker import solution_problems  # noqa: E402
-from nqueens_cp.instance import Instance  # noqa: E402
-from nqueens_cp.instance_files import read_excluded_diagonals  # noqa: E402
-from nqueens_cp.processes import kill_tree  # noqa: E402
+from nqueens_cp.backends.framework.base import Backend  # noqa: E402
+from nqueens_cp.backends.framework.configuration import Configuration  # noqa: E402
+from nqueens_cp.backends.framework.registry import create_backend  # noqa: E402
+from nqueens_cp.core.checker import solution_problems  # noqa: E402
+from nqueens_cp.core.instance import Instance  # noqa: E402
+from nqueens_cp.instances.files import read_excluded_diagonals  # noqa: E402
+from nqueens_cp.system.processes import kill_tree  # noqa: E402
 
 SOURCE = HERE / "ref" / "excluded_diagonals.c"
 BINARY = HERE / "build" / "excluded_diagonals"

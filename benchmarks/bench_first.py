@@ -6,7 +6,7 @@ compared is the CPU time of the command (user + system, children included): on t
 2-core machine the wall time mostly measures the other jobs, while for these single-threaded
 searches the CPU time is what the wall time is on an idle machine. A run that hits the cap counts
 as its CPU time so far (a lower bound; the table says so; our side capped once misses the
-target). Every answer timed is checked with the independent checker (``nqueens_cp/checker.py``)
+target). Every answer timed is checked with the independent checker (``nqueens_cp/core/checker.py``)
 and a wrong one stops the benchmark (exit 1); the count of checked answers per side is printed.
 
     python benchmarks/bench_first.py                          # cpsat: default (strategy=first) vs plain, n = 256
@@ -30,9 +30,9 @@ sys.path.insert(0, str(HERE))
 
 from _common import Comparison, alternate, report  # noqa: E402
 
-from nqueens_cp.backends.configuration import Configuration  # noqa: E402
-from nqueens_cp.checker import solution_problems  # noqa: E402
-from nqueens_cp.instance import Instance  # noqa: E402
+from nqueens_cp.backends.framework.configuration import Configuration  # noqa: E402
+from nqueens_cp.core.checker import solution_problems  # noqa: E402
+from nqueens_cp.core.instance import Instance  # noqa: E402
 
 
 def command(config: str, n: int) -> list[str]:

@@ -27,8 +27,8 @@ import time
 
 from tabulate import tabulate
 
-from nqueens_cp.backends.largest import largest_accepted_n
-from nqueens_cp.backends.registry import backend_class, backend_names
+from nqueens_cp.backends.framework.largest import largest_accepted_n
+from nqueens_cp.backends.framework.registry import backend_class, backend_names
 
 #: What ``run_all.py --quick`` runs: two backends at their largest boards.
 QUICK_ARGUMENTS = ["--backends", "bitboard", "sat", "--cap", "60"]

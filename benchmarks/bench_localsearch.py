@@ -3,7 +3,7 @@ as a whole process, against the issue's targets and a C implementation of the sa
 
 Every run is a fresh process under ``/usr/bin/time`` (wall seconds, and its maximum resident
 set size), writing its answer to a file; every answer is read back and checked by
-the independent checker (``nqueens_cp.checker``, its O(n) path). Medians of ``--repeat`` runs; our
+the independent checker (``nqueens_cp.core.checker``, its O(n) path). Medians of ``--repeat`` runs; our
 side and the C side alternate (ours first on even rounds). The load averages are printed before
 and after: the machine is shared, so absolute times move with the load and the ratios measured in
 one run are the figures to compare.
@@ -32,9 +32,9 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks._common import load_average, machine
-from nqueens_cp.checker import solution_problems
-from nqueens_cp.completion import completion_instances
-from nqueens_cp.instance import Instance
+from nqueens_cp.core.checker import solution_problems
+from nqueens_cp.core.instance import Instance
+from nqueens_cp.instances.completion import completion_instances
 
 HERE = Path(__file__).resolve().parent
 SOURCE = HERE / "ref" / "sosic_gu.c"
@@ -147,7 +147,7 @@ def main(argv: list[str] | None = None) -> int:
         c_text = f"{c_wall:.2f}" if c_wall else "-"
         ratio = f"{wall / c_wall:.2f}" if c_wall else "-"
         print(f"| {label} | {wall:.2f} | {rss:,.0f} | {target} | {'yes' if met else 'NO'} | {c_text} | {ratio} |")
-    print(f"\nruns per case: {args.repeat} (medians); every answer checked by nqueens_cp.checker")
+    print(f"\nruns per case: {args.repeat} (medians); every answer checked by nqueens_cp.core.checker")
     print(f"load after: {load_average()}")
     return 0 if all_met else 1
 

@@ -35,7 +35,7 @@ sys.path.insert(0, str(HERE))
 from _common import load_average  # noqa: E402
 
 from nqueens_cp import Instance, is_valid_solution  # noqa: E402
-from nqueens_cp.oeis import A000170  # noqa: E402
+from nqueens_cp.core.oeis import A000170  # noqa: E402
 
 #: The configurations compared, per paradigm: the default first.
 CONFIGS: dict[str, list[list[str]]] = {

@@ -76,9 +76,9 @@ def reference_boards(n: int) -> Iterator[Board]:
 
 def backend_boards(n: int, config: str) -> Iterator[Board]:
     """The ``sat`` backend's enumeration in configuration ``config`` (e.g. ``sat:solver=glucose4``)."""
-    from nqueens_cp.backends.configuration import Configuration
-    from nqueens_cp.backends.registry import create_backend
-    from nqueens_cp.instance import Instance
+    from nqueens_cp.backends.framework.configuration import Configuration
+    from nqueens_cp.backends.framework.registry import create_backend
+    from nqueens_cp.core.instance import Instance
 
     name, options = Configuration.split(config)
     return create_backend(name, **options).solutions(Instance(n))
@@ -102,9 +102,9 @@ def child(argv: Sequence[str]) -> None:
 def timed_problems(n: int, boards: list[Board]) -> list[str]:
     """What is wrong with the boards a timed run produced: each board by the independent checker,
     repeats, and their number against OEIS A000170 (checked after the clock stops)."""
-    from nqueens_cp.checker import solution_problems
-    from nqueens_cp.instance import Instance
-    from nqueens_cp.oeis import A000170
+    from nqueens_cp.core.checker import solution_problems
+    from nqueens_cp.core.instance import Instance
+    from nqueens_cp.core.oeis import A000170
 
     instance = Instance(n)
     problems = [f"{board}: {reasons[0]}" for board in boards if (reasons := solution_problems(instance, board))][:3]

@@ -20,10 +20,10 @@ import sys
 import time
 from types import FrameType
 
-from nqueens_cp.backends.configuration import Configuration
-from nqueens_cp.backends.registry import create_backend
-from nqueens_cp.checker import is_valid_solution
-from nqueens_cp.instance import Instance
+from nqueens_cp.backends.framework.configuration import Configuration
+from nqueens_cp.backends.framework.registry import create_backend
+from nqueens_cp.core.checker import is_valid_solution
+from nqueens_cp.core.instance import Instance
 
 
 class _Cap(Exception):

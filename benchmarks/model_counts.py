@@ -19,8 +19,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from nqueens_cp.backends.registry import create_backend
-from nqueens_cp.instance import Instance
+from nqueens_cp.backends.framework.registry import create_backend
+from nqueens_cp.core.instance import Instance
 from nqueens_cp.models.cnf import ENCODINGS, build_cnf
 from nqueens_cp.models.model_count import ModelCount, ModelCounter
 

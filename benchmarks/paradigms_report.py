@@ -37,7 +37,7 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "benchmarks"))
 from _common import load_average  # noqa: E402
 
-from nqueens_cp.backends.registry import backend_class, backend_names  # noqa: E402
+from nqueens_cp.backends.framework.registry import backend_class, backend_names  # noqa: E402
 
 OUT = REPO / "reports" / "paradigms"
 

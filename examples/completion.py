@@ -37,7 +37,7 @@ def picture(instance: Instance, solution: tuple[int, ...]) -> str:
 
 
 def main(argv: list[str]) -> int:
-    from nqueens_cp.completion import random_partial_placement
+    from nqueens_cp.instances.completion import random_partial_placement
 
     parser = argparse.ArgumentParser(
         description="Complete a board with K queens placed at random."

@@ -22,8 +22,8 @@ from nqueens_cp import (
     is_valid_solution,
 )
 from nqueens_cp.backends import Backend
-from nqueens_cp.backends.registry import register_backend, unregister_backend
-from nqueens_cp.instance import Solution
+from nqueens_cp.backends.framework.registry import register_backend, unregister_backend
+from nqueens_cp.core.instance import Solution
 
 
 class ColumnsFirstBackend(Backend):

@@ -13,11 +13,11 @@ huge board (``localsearch``, ``construction``).
 
 from __future__ import annotations
 
-from .backends import Backend, ModelSize, backend_names, create_backend
-from .board import board_svg
-from .checker import is_valid_solution, solution_problems
-from .display import BoardView, show
-from .errors import (
+from nqueens_cp.backends import Backend, ModelSize, backend_names, create_backend
+from nqueens_cp.core.board import board_svg
+from nqueens_cp.core.checker import is_valid_solution, solution_problems
+from nqueens_cp.core.display import BoardView, show
+from nqueens_cp.core.errors import (
     BackendOptionError,
     BackendUnavailableError,
     InvalidInstanceError,
@@ -25,8 +25,8 @@ from .errors import (
     SolverError,
     UnknownBackendError,
 )
-from .instance import Instance, Solution
-from .oeis import A000170, A002562, known_count
+from nqueens_cp.core.instance import Instance, Solution
+from nqueens_cp.core.oeis import A000170, A002562, known_count
 
 __version__ = "0.1.0"
 

@@ -15,7 +15,7 @@ from typing import Any, Sequence
 
 import pytest
 
-from nqueens_cp.backends.registry import create_backend
+from nqueens_cp.backends.framework.registry import create_backend
 from nqueens_cp.models.cnf import ENCODINGS
 
 from .ci_skips import pytest_make_collect_report, pytest_runtest_makereport, under_ci
@@ -138,7 +138,7 @@ def config_id(config: tuple[str, dict[str, Any]]) -> str:
 def require_backend(name: str) -> None:
     """Skip the test when backend ``name`` cannot run here (a program missing; under CI a failure,
     see tests/ci_skips.py)."""
-    from nqueens_cp.backends.registry import backend_class
+    from nqueens_cp.backends.framework.registry import backend_class
 
     reason = backend_class(name).unavailable_reason()
     if reason is not None:
@@ -148,7 +148,7 @@ def require_backend(name: str) -> None:
 def usable(configs: list[tuple[str, dict[str, Any]]]) -> list[tuple[str, dict[str, Any]]]:
     """The configurations whose backend can run here (all of them under CI: one that cannot run
     then fails the test)."""
-    from nqueens_cp.backends.registry import backend_class
+    from nqueens_cp.backends.framework.registry import backend_class
 
     if under_ci():
         return configs
@@ -163,7 +163,7 @@ STARTS_A_PROGRAM_PER_SOLVE = frozenset({"minizinc", "xcsp3"})
 def backend_params(names: Sequence[str]) -> list[Any]:
     """``names`` as pytest parameters: a backend that cannot run here is skipped (a failure under
     CI, see tests/ci_skips.py), one that starts a program per solve is marked slow."""
-    from nqueens_cp.backends.registry import backend_class
+    from nqueens_cp.backends.framework.registry import backend_class
 
     params = []
     for name in names:

@@ -13,10 +13,10 @@ import time
 from contextlib import contextmanager
 from typing import Iterator
 
-from nqueens_cp.backends.base import OptionSpec
 from nqueens_cp.backends.bitboard import BitboardBackend
-from nqueens_cp.backends.registry import register_backend, unregister_backend
-from nqueens_cp.instance import Instance, Solution
+from nqueens_cp.backends.framework.base import OptionSpec
+from nqueens_cp.backends.framework.registry import register_backend, unregister_backend
+from nqueens_cp.core.instance import Instance, Solution
 
 
 def correct(instance: Instance) -> list[Solution]:

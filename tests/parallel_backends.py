@@ -10,9 +10,9 @@ import time
 from pathlib import Path
 from typing import Iterator
 
-from nqueens_cp.backends.base import Backend, OptionSpec
 from nqueens_cp.backends.bitboard import BitboardBackend
-from nqueens_cp.instance import Instance, Solution
+from nqueens_cp.backends.framework.base import Backend, OptionSpec
+from nqueens_cp.core.instance import Instance, Solution
 from nqueens_cp.searches.constellations import ConstellationCount
 
 

@@ -13,9 +13,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
-from nqueens_cp.backends.base import BatchCount, OptionSpec
 from nqueens_cp.backends.bitboard import BitboardBackend
-from nqueens_cp.instance import Instance, Solution
+from nqueens_cp.backends.framework.base import BatchCount, OptionSpec
+from nqueens_cp.core.instance import Instance, Solution
 from nqueens_cp.searches.constellations import ConstellationCount
 
 
@@ -160,7 +160,7 @@ TEST_BACKENDS = {
 #: ``python -c`` source of the CLI with every test backend registered (workers import them by reference).
 CLI_WITH_TEST_BACKENDS = (
     "import sys\n"
-    "from nqueens_cp.backends.registry import register_backend\n"
+    "from nqueens_cp.backends.framework.registry import register_backend\n"
     f"for name, target in {TEST_BACKENDS!r}.items():\n"
     "    register_backend(name, target)\n"
     "from nqueens_cp.cli import main\n"
@@ -171,7 +171,7 @@ CLI_WITH_TEST_BACKENDS = (
 @contextmanager
 def registered(name: str) -> Iterator[str]:
     """The test backend ``name`` registered for the duration of the block."""
-    from nqueens_cp.backends.registry import register_backend, unregister_backend
+    from nqueens_cp.backends.framework.registry import register_backend, unregister_backend
 
     register_backend(name, TEST_BACKENDS[name])
     try:

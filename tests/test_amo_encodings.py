@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from nqueens_cp.errors import BackendOptionError
+from nqueens_cp.core.errors import BackendOptionError
 from nqueens_cp.models.amo import (
     AMO_ENCODERS,
     DEFAULT_OPTIONS,

@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 
 from nqueens_cp import Instance, create_backend, is_valid_solution
+from nqueens_cp.core.oeis import A000170, A002562
+from nqueens_cp.core.symmetry import canonical
 from nqueens_cp.export.writers import export_model
 from nqueens_cp.models.asp import FORMULATIONS, asp_program
 from nqueens_cp.models.lines import build_line_model, line_model_size
-from nqueens_cp.oeis import A000170, A002562
-from nqueens_cp.symmetry import canonical
 from nqueens_cp.testing.backend_contract import reference_solutions
 
 from .conftest import run_cli

@@ -14,11 +14,11 @@ import pytest
 
 from nqueens_cp import Instance, create_backend, is_valid_solution
 from nqueens_cp.backends.mip import MAX_NOGOOD_SOLVES, MipBackend
-from nqueens_cp.errors import ModelTooLargeError
+from nqueens_cp.core.errors import ModelTooLargeError
+from nqueens_cp.core.oeis import A000170
 from nqueens_cp.export.writers import export_model
 from nqueens_cp.models.mip import FORMULATIONS, build_mip_model
 from nqueens_cp.models.sizes import line_size
-from nqueens_cp.oeis import A000170
 from nqueens_cp.testing import backend_contract as kit
 
 from .conftest import run_cli

@@ -9,11 +9,11 @@ import sys
 import pytest
 
 from nqueens_cp import Instance, create_backend
+from nqueens_cp.core.oeis import A000170, A002562
+from nqueens_cp.core.symmetry import canonical
 from nqueens_cp.export.writers import export_model
 from nqueens_cp.models.pb import FORMULATIONS, build_pb_model
 from nqueens_cp.models.sizes import line_size, opb_size
-from nqueens_cp.oeis import A000170, A002562
-from nqueens_cp.symmetry import canonical
 from nqueens_cp.testing.backend_contract import reference_solutions
 
 from .conftest import run_cli
@@ -25,7 +25,7 @@ def exact_solutions_of_opb(text: str, n: int) -> set[tuple[int, ...]]:
     (Exact's Python interface reads no files, so the file's lines are handed over one by one)."""
     import exact
 
-    from nqueens_cp.interrupts import python_signal_handlers_back
+    from nqueens_cp.system.interrupts import python_signal_handlers_back
 
     variables, constraints = parse_opb(text)
     with python_signal_handlers_back():  # Exact's constructor takes over SIGINT and SIGTERM
@@ -117,7 +117,7 @@ def test_signals_are_python_s_again_after_a_solve(backend: tuple[str, dict[str, 
 
 
 def test_exact_s_own_interrupt_message_counts_as_ctrl_c() -> None:
-    from nqueens_cp.interrupts import is_interruption
+    from nqueens_cp.system.interrupts import is_interruption
 
     assert is_interruption(RuntimeError("Program interrupted by user."))
     assert not is_interruption(RuntimeError("exact stopped without an answer (INCONSISTENT)"))

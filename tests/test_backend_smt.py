@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 
 from nqueens_cp import Instance, NQueensError, create_backend
+from nqueens_cp.core.oeis import A000170, A002562
+from nqueens_cp.core.symmetry import canonical
 from nqueens_cp.export.writers import export_model
 from nqueens_cp.models.sizes import line_size
 from nqueens_cp.models.smt import MODELS, build_smt_model
-from nqueens_cp.oeis import A000170, A002562
-from nqueens_cp.symmetry import canonical
 from nqueens_cp.testing.backend_contract import (
     CHECKS,
     check_first_solutions,

@@ -13,8 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from nqueens_cp import A000170, Instance, create_backend
-from nqueens_cp.backends.base import Backend
-from nqueens_cp.checker import is_valid_solution
+from nqueens_cp.backends.framework.base import Backend
+from nqueens_cp.core.checker import is_valid_solution
 from nqueens_cp.testing.backend_contract import (
     CHECKS,
     COUNT_ONLY_CHECKS,
@@ -87,7 +87,7 @@ def test_random_pre_placements_agree_across_backends(instance: Instance) -> None
 
 
 def test_contract_configs_cover_every_registered_backend() -> None:
-    from nqueens_cp.backends.registry import backend_names
+    from nqueens_cp.backends.framework.registry import backend_names
 
     # mip enumerates by no-good cuts, one solve per solution: tests/test_backend_mip.py runs the kit
     # within its enumeration bound (n <= 8), with the slow tests.

@@ -137,7 +137,7 @@ class _DiesInTheChild:
 def _case(n: int = 5, satisfiable: bool = True) -> Any:
     import bench_excluded_diagonals as bench
 
-    from nqueens_cp.instance import Instance
+    from nqueens_cp.core.instance import Instance
 
     return bench.Case(n, 0, 1, "hardest", satisfiable, 0, Path("unused.param"), Instance(n))
 

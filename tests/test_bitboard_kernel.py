@@ -11,12 +11,12 @@ import pytest
 
 from nqueens_cp.backends.backtrack import BacktrackBackend
 from nqueens_cp.backends.bitboard import BitboardBackend
-from nqueens_cp.checker import is_valid_solution
 from nqueens_cp.cli import main
-from nqueens_cp.errors import BackendOptionError, NQueensError
-from nqueens_cp.instance import Instance
-from nqueens_cp.oeis import A000170, A002562
-from nqueens_cp.symmetry import canonical, is_canonical
+from nqueens_cp.core.checker import is_valid_solution
+from nqueens_cp.core.errors import BackendOptionError, NQueensError
+from nqueens_cp.core.instance import Instance
+from nqueens_cp.core.oeis import A000170, A002562
+from nqueens_cp.core.symmetry import canonical, is_canonical
 
 kernel = pytest.importorskip("nqueens_cp.searches.bitboard_kernel")
 

@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 
 from nqueens_cp import Instance, create_backend, is_valid_solution
-from nqueens_cp.excluded_diagonals import to_completion
 from nqueens_cp.export.decode import board_from_literals, parse_solver_output
 from nqueens_cp.export.writers import export_model
-from nqueens_cp.instance_files import read_excluded_diagonals, read_instance
+from nqueens_cp.instances.excluded_diagonals import to_completion
+from nqueens_cp.instances.files import read_excluded_diagonals, read_instance
 from nqueens_cp.models.cnf import build_cnf
 from nqueens_cp.models.reduction import uses_reduction
 

@@ -1,4 +1,4 @@
-"""Boards drawn as SVG (nqueens_cp.board): queens, pre-placed queens, blocked squares, shaded lines,
+"""Boards drawn as SVG (nqueens_cp.core.board): queens, pre-placed queens, blocked squares, shaded lines,
 and the objects that show themselves in a notebook (``_repr_svg_``)."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from nqueens_cp import BoardView, Instance, board_svg, show
-from nqueens_cp.board import line_squares
-from nqueens_cp.excluded_diagonals import Diagonal, ExcludedDiagonals
+from nqueens_cp.core.board import line_squares
+from nqueens_cp.instances.excluded_diagonals import Diagonal, ExcludedDiagonals
 
 SVG = "{http://www.w3.org/2000/svg}"
 

@@ -10,11 +10,11 @@ import sys
 
 import pytest
 
-from nqueens_cp.backends.largest import largest_accepted_n
-from nqueens_cp.backends.limits import FIRST_SOLUTION_MAX_N
-from nqueens_cp.backends.registry import backend_class, backend_names, create_backend
-from nqueens_cp.errors import ModelTooLargeError, SearchStoppedError
-from nqueens_cp.instance import Instance
+from nqueens_cp.backends.framework.largest import largest_accepted_n
+from nqueens_cp.backends.framework.limits import FIRST_SOLUTION_MAX_N
+from nqueens_cp.backends.framework.registry import backend_class, backend_names, create_backend
+from nqueens_cp.core.errors import ModelTooLargeError, SearchStoppedError
+from nqueens_cp.core.instance import Instance
 
 from .conftest import REPO
 
@@ -92,7 +92,7 @@ def test_the_backends_listing_gives_each_largest_board() -> None:
 def test_the_default_first_solution_goes_to_what_answers_the_board() -> None:
     """Beyond local search's bound an empty board goes to the construction (``solve N`` must not be
     refused by its own default); a board with a queen placed stays with local search."""
-    from nqueens_cp.backends.defaults import default_backend
+    from nqueens_cp.backends.framework.defaults import default_backend
 
     beyond = FIRST_SOLUTION_MAX_N["localsearch"] + 1
     assert default_backend("first", Instance(beyond)) == "construction"

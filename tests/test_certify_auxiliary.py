@@ -14,8 +14,8 @@ import pytest
 
 from nqueens_cp import Instance
 from nqueens_cp.backends.sat import SatBackend
-from nqueens_cp.errors import CertificationError
-from nqueens_cp.instance import Solution
+from nqueens_cp.core.errors import CertificationError
+from nqueens_cp.core.instance import Solution
 from nqueens_cp.models.cnf import ENCODINGS, QueensCnf, build_cnf
 from nqueens_cp.proofs.auxiliary import check_auxiliary_clauses, satisfying_values
 from nqueens_cp.proofs.certificate import Certificate, CnfOfBoard, certify

@@ -39,14 +39,14 @@ def test_searches_and_a_large_first_solution() -> None:
     for search in ("default", "firstfail", "inorder"):
         assert create_backend("choco", search=search).count(Instance(8)) == 92
     assert create_backend("choco", search="inorder").first_solution(Instance(8)) == (0, 4, 7, 5, 2, 6, 1, 3)
-    from nqueens_cp.checker import is_valid_solution
+    from nqueens_cp.core.checker import is_valid_solution
 
     solution = create_backend("choco").first_solution(Instance(128))
     assert solution is not None and is_valid_solution(Instance(128), solution)
 
 
 def test_alldiff_level_is_case_insensitive_and_checked() -> None:
-    from nqueens_cp.errors import BackendOptionError
+    from nqueens_cp.core.errors import BackendOptionError
 
     assert create_backend("choco", alldiff="bc").options["alldiff"] == "BC"
     with pytest.raises(BackendOptionError, match="alldiff"):

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from nqueens_cp import Instance
-from nqueens_cp.checker import is_valid_solution
+from nqueens_cp.core.checker import is_valid_solution
 
 from .conftest import run_cli
 

@@ -10,15 +10,15 @@ from pathlib import Path
 
 import pytest
 
-from nqueens_cp.backends.registry import backend_class, backend_names, canonical_backend_name
+from nqueens_cp.backends.framework.registry import backend_class, backend_names, canonical_backend_name
 from nqueens_cp.cli import long_runs, main
 from nqueens_cp.cli.common import OPTION_BACKENDS
 from nqueens_cp.cli.compare import SIGNIFICANT_REPEAT
-from nqueens_cp.errors import NQueensError, UnknownBackendError, did_you_mean
-from nqueens_cp.instance import Instance
-from nqueens_cp.oeis import A000170
-from nqueens_cp.progress import Ticker, format_seconds
+from nqueens_cp.core.errors import NQueensError, UnknownBackendError, did_you_mean
+from nqueens_cp.core.instance import Instance
+from nqueens_cp.core.oeis import A000170
 from nqueens_cp.reports.two_runs import DEFAULT_ALPHA, repetitions_needed
+from nqueens_cp.system.progress import Ticker, format_seconds
 
 
 def error_of(capsys: pytest.CaptureFixture[str], *args: str) -> str:

@@ -1,4 +1,4 @@
-"""The shared numba set-up of the compiled code (``nqueens_cp.compiled``)."""
+"""The shared numba set-up of the compiled code (``nqueens_cp.system.compiled``)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ def test_a_kernel_runs_without_loading_scipy_linalg() -> None:
     out = _run(
         "import sys\n"
         "from nqueens_cp.searches.constellations import constellations\n"
-        "from nqueens_cp.searches.constellations_kernel import count_batch\n"
+        "from nqueens_cp.searches.native.constellations_kernel import count_batch\n"
         "print(count_batch(10, constellations(10)).total, 'scipy.linalg' in sys.modules,\n"
         "      sys.modules.get('scipy.linalg.cython_blas', 'absent'))\n"
     )

@@ -9,13 +9,13 @@ from typing import Iterator
 import pytest
 
 from nqueens_cp.backends.bitboard import BitboardBackend
-from nqueens_cp.backends.registry import create_backend, register_backend, unregister_backend
-from nqueens_cp.checker import is_valid_solution
+from nqueens_cp.backends.framework.registry import create_backend, register_backend, unregister_backend
 from nqueens_cp.cli import main
-from nqueens_cp.completion import completion_instances, random_partial_placement
-from nqueens_cp.errors import InvalidInstanceError, NQueensError
+from nqueens_cp.core.checker import is_valid_solution
+from nqueens_cp.core.errors import InvalidInstanceError, NQueensError
+from nqueens_cp.core.instance import Instance, Solution
 from nqueens_cp.harness.tasks import Completion, make_task
-from nqueens_cp.instance import Instance, Solution
+from nqueens_cp.instances.completion import completion_instances, random_partial_placement
 
 from .conftest import SEARCH_CONFIGS
 

@@ -12,10 +12,10 @@ from collections import Counter
 import pytest
 
 from nqueens_cp.backends.bitboard import BitboardBackend
-from nqueens_cp.instance import Instance
-from nqueens_cp.oeis import A000170, A002562
+from nqueens_cp.core.instance import Instance
+from nqueens_cp.core.oeis import A000170, A002562
+from nqueens_cp.core.symmetry import SYMMETRIES, canonical
 from nqueens_cp.searches import constellations as cons
-from nqueens_cp.symmetry import SYMMETRIES, canonical
 
 PYTHON = BitboardBackend(kernel="python")
 
@@ -111,7 +111,7 @@ def test_bad_arguments_are_refused() -> None:
     assert not cons.is_constellation(8, (0, 3, 1, 5))  # top = 0 is a corner queen: left must be 0
 
 
-kernel = pytest.importorskip("nqueens_cp.searches.constellations_kernel")
+kernel = pytest.importorskip("nqueens_cp.searches.native.constellations_kernel")
 
 
 @pytest.mark.parametrize("n", range(4, 15))

@@ -38,7 +38,7 @@ def test_a_known_solver_not_installed_is_refused_in_one_line() -> None:
     require_backend("cpmpy")
     import cpmpy as cp
 
-    from nqueens_cp.errors import BackendOptionError
+    from nqueens_cp.core.errors import BackendOptionError
 
     absent = next((name for name, solver in cp.SolverLookup.base_solvers() if not solver.supported()), None)
     if absent is None:
@@ -49,7 +49,7 @@ def test_a_known_solver_not_installed_is_refused_in_one_line() -> None:
 
 def test_unknown_solver_is_refused_in_one_line() -> None:
     require_backend("cpmpy")
-    from nqueens_cp.errors import BackendOptionError
+    from nqueens_cp.core.errors import BackendOptionError
 
     with pytest.raises(BackendOptionError, match="choose from"):
         create_backend("cpmpy", solver="nosuchsolver")
@@ -59,7 +59,7 @@ def test_configuring_cpmpy_imports_no_solver() -> None:
     import subprocess
     import sys
 
-    code = ("import sys; from nqueens_cp.backends.configuration import Configuration; "
+    code = ("import sys; from nqueens_cp.backends.framework.configuration import Configuration; "
             "Configuration.parse('cpmpy:solver=choco'); print('pychoco' in sys.modules, 'cpmpy' in sys.modules)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
     assert done.stdout.split() == ["False", "False"]

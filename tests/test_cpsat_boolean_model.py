@@ -7,13 +7,13 @@ import sys
 
 import pytest
 
-from nqueens_cp.backends.registry import create_backend
-from nqueens_cp.checker import is_valid_solution
-from nqueens_cp.errors import BackendOptionError, NQueensError
-from nqueens_cp.instance import Instance
+from nqueens_cp.backends.framework.registry import create_backend
+from nqueens_cp.core.checker import is_valid_solution
+from nqueens_cp.core.errors import BackendOptionError, NQueensError
+from nqueens_cp.core.instance import Instance
+from nqueens_cp.core.oeis import A000170, A002562
 from nqueens_cp.models.cpsat import build_cpsat_boolean_model
 from nqueens_cp.models.lex_leader import cpsat_lex_leader_size
-from nqueens_cp.oeis import A000170, A002562
 
 
 @pytest.mark.parametrize("n", [1, 2, 4, 5, 8])

@@ -11,11 +11,16 @@ from pathlib import Path
 import pytest
 
 from nqueens_cp import Instance, InvalidInstanceError, NQueensError
-from nqueens_cp.checker import is_valid_solution, solution_problems
-from nqueens_cp.errors import InstanceFileError
-from nqueens_cp.excluded_diagonals import Diagonal, ExcludedDiagonals, reduce_completion, to_completion
-from nqueens_cp.instance import diagonal_squares
-from nqueens_cp.instance_files import read_completion, read_excluded_diagonals, read_instance
+from nqueens_cp.core.checker import is_valid_solution, solution_problems
+from nqueens_cp.core.errors import InstanceFileError
+from nqueens_cp.core.instance import diagonal_squares
+from nqueens_cp.instances.excluded_diagonals import (
+    Diagonal,
+    ExcludedDiagonals,
+    reduce_completion,
+    to_completion,
+)
+from nqueens_cp.instances.files import read_completion, read_excluded_diagonals, read_instance
 
 from .conftest import run_cli
 
@@ -95,7 +100,7 @@ def test_diagonal_squares() -> None:
 
 
 def test_backends_that_ignore_blocked_squares_refuse_them() -> None:
-    from nqueens_cp.backends.base import Backend
+    from nqueens_cp.backends.framework.base import Backend
 
     class Plain(Backend):
         name = "plain-test"
@@ -264,7 +269,7 @@ def test_first_d_out_of_range_and_off_board_diagonals() -> None:
 
 
 def test_generator_reproduces_csplib_instances() -> None:
-    from nqueens_cp.excluded_diagonals import generate, to_param
+    from nqueens_cp.instances.excluded_diagonals import generate, to_param
 
     for path in DATA.glob("diag-*.param"):
         n, min_free, seed = (int(part) for part in path.stem.split("-")[1:])
@@ -286,7 +291,7 @@ def test_generator_reproduces_csplib_instances() -> None:
     ids=["excluded-diagonals", "completion", "one-over"],
 )
 def test_an_instance_files_n_is_checked_against_the_board_limit_first(tmp_path: Path, text: str) -> None:
-    from nqueens_cp.instance import MAX_N
+    from nqueens_cp.core.instance import MAX_N
 
     path = tmp_path / "big.param"
     path.write_text(text)

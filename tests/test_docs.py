@@ -172,7 +172,7 @@ def test_links_to_included_files_point_at_their_pages() -> None:
 
 def test_every_backend_option_is_on_the_backends_page() -> None:
     """Each built-in backend's options (not argparse's: ``-O KEY=VALUE``) are rendered from its option specs."""
-    from nqueens_cp.backends.registry import backend_class
+    from nqueens_cp.backends.framework.registry import backend_class
 
     assert cli_reference.BACKEND_OPTIONS_MARKER in (DOCS / "backends.md").read_text(encoding="utf-8")
     rendered = cli_reference.render_backend_options()
@@ -203,7 +203,7 @@ def test_readme_is_a_front_page_whose_links_hold() -> None:
 def test_the_help_and_the_package_docstring_name_every_backend() -> None:
     """``nqueens-cp --help`` lists the backends from the registry; the package docstring names each."""
     import nqueens_cp
-    from nqueens_cp.backends.registry import builtin_backend_names
+    from nqueens_cp.backends.framework.registry import builtin_backend_names
 
     names = builtin_backend_names()
     assert {"backtrack", "bitboard", "cpsat", "sat", "ganak", "localsearch", "construction"} <= set(names)

@@ -110,13 +110,13 @@ def test_one_word_code_in_running_text_stays_whole() -> None:
 
 
 def test_file_paths_link_to_the_source_when_the_repository_is_known() -> None:
-    html = ("<p><code>nqueens_cp/board.py</code>, <code>benchmarks/</code>, <code>no/such/file.py</code>, "
-            '<a href="x"><code>README.md</code></a></p><pre><code>nqueens_cp/board.py</code></pre>')
+    html = ("<p><code>nqueens_cp/core/board.py</code>, <code>benchmarks/</code>, <code>no/such/file.py</code>, "
+            '<a href="x"><code>README.md</code></a></p><pre><code>nqueens_cp/core/board.py</code></pre>')
     linked = layout.link_sources(html, "https://example.org/nq/")
-    assert '<a href="https://example.org/nq/blob/main/nqueens_cp/board.py"><code>nqueens_cp/board.py</code></a>' in linked
+    assert '<a href="https://example.org/nq/blob/main/nqueens_cp/core/board.py"><code>nqueens_cp/core/board.py</code></a>' in linked
     assert '<a href="https://example.org/nq/tree/main/benchmarks"><code>benchmarks/</code></a>' in linked
     assert "<code>no/such/file.py</code>," in linked and linked.count("<a ") == 3
-    assert linked.endswith("<pre><code>nqueens_cp/board.py</code></pre>")
+    assert linked.endswith("<pre><code>nqueens_cp/core/board.py</code></pre>")
 
 
 def test_the_home_page_lists_every_page() -> None:

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from nqueens_cp.cli.output import draw_queens
-from nqueens_cp.errors import ModelFileError
+from nqueens_cp.core.errors import ModelFileError
+from nqueens_cp.core.instance import Instance
 from nqueens_cp.export.decode import board_from_literals, parse_solver_output
 from nqueens_cp.export.writers import export_model
-from nqueens_cp.instance import Instance
 
 REPO = Path(__file__).resolve().parents[1]
 SOLUTION_8 = (0, 4, 7, 5, 2, 6, 1, 3)

@@ -10,9 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from nqueens_cp.backends.registry import create_backend
-from nqueens_cp.checker import is_valid_solution
-from nqueens_cp.errors import BackendOptionError
+from nqueens_cp.backends.framework.registry import create_backend
+from nqueens_cp.core.checker import is_valid_solution
+from nqueens_cp.core.errors import BackendOptionError
+from nqueens_cp.core.instance import Instance, Solution
 from nqueens_cp.export.decode import board_from_literals
 from nqueens_cp.export.writers import (
     FORMATS,
@@ -23,7 +24,6 @@ from nqueens_cp.export.writers import (
     opb_text,
     write_text_atomic,
 )
-from nqueens_cp.instance import Instance, Solution
 from nqueens_cp.models.cnf import ENCODINGS, build_cnf
 
 INSTANCES = [Instance(6), Instance(8, [(0, 0)]), Instance(7, [(1, 3), (4, 0)]), Instance(4, [(0, 0)])]

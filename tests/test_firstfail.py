@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from nqueens_cp.backends.registry import create_backend
-from nqueens_cp.checker import is_valid_solution
+from nqueens_cp.backends.framework.registry import create_backend
 from nqueens_cp.cli import main
-from nqueens_cp.errors import BackendOptionError
-from nqueens_cp.instance import Instance
-from nqueens_cp.oeis import A000170
+from nqueens_cp.core.checker import is_valid_solution
+from nqueens_cp.core.errors import BackendOptionError
+from nqueens_cp.core.instance import Instance
+from nqueens_cp.core.oeis import A000170
+from nqueens_cp.core.symmetry import is_canonical
 from nqueens_cp.searches.firstfail import (
     _BudgetExhausted,
     _search,
@@ -17,7 +18,6 @@ from nqueens_cp.searches.firstfail import (
     firstfail_solutions,
     middle_out,
 )
-from nqueens_cp.symmetry import is_canonical
 
 
 def test_middle_out_order() -> None:

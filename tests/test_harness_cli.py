@@ -258,7 +258,7 @@ def test_no_worker_outlives_a_killed_comparison(tmp_path: Path) -> None:
     repo = Path(__file__).resolve().parents[1]
     code = (
         f"import sys; sys.path.insert(0, {str(repo)!r})\n"
-        "from nqueens_cp.backends.registry import register_backend\n"
+        "from nqueens_cp.backends.framework.registry import register_backend\n"
         "from tests.harness_backends import HangingBackend\n"
         "register_backend('test-hangs', HangingBackend)\n"
         "from nqueens_cp.cli import main\n"

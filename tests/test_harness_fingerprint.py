@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from nqueens_cp import Instance
-from nqueens_cp.fingerprint import Fingerprint, FingerprintAccumulator, fingerprint_of, solution_hash
+from nqueens_cp.core.fingerprint import Fingerprint, FingerprintAccumulator, fingerprint_of, solution_hash
 
 from .harness_backends import correct
 

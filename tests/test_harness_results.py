@@ -9,9 +9,8 @@ from typing import Iterator
 
 import pytest
 
-from nqueens_cp.atomic import atomic_write
-from nqueens_cp.backends.configuration import Configuration
-from nqueens_cp.errors import ResultsFileError
+from nqueens_cp.backends.framework.configuration import Configuration
+from nqueens_cp.core.errors import ResultsFileError
 from nqueens_cp.harness.comparison import ComparisonRequest, run_comparison
 from nqueens_cp.harness.configs import default_configuration_texts, parse_configurations
 from nqueens_cp.harness.gallery import solve_gallery
@@ -22,6 +21,7 @@ from nqueens_cp.reports.plot import runtime_plot_png
 from nqueens_cp.reports.render import FORMATS, render
 from nqueens_cp.reports.summary import sizes
 from nqueens_cp.reports.tables import build_report, format_time, format_time_range
+from nqueens_cp.system.atomic import atomic_write
 
 from .harness_backends import registered
 

@@ -119,7 +119,7 @@ def test_a_hanging_run_is_cut_and_larger_sizes_skipped() -> None:
 def test_a_timed_out_run_leaves_no_program_it_started_running(
     tmp_path: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from nqueens_cp.processes import is_alive
+    from nqueens_cp.system.processes import is_alive
 
     pid_file = tmp_path / "pid"  # type: ignore[operator]
     monkeypatch.setenv("NQUEENS_TEST_PID_FILE", str(pid_file))

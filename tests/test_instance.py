@@ -5,8 +5,8 @@ import itertools
 import pytest
 
 from nqueens_cp import A000170, A002562, Instance, InvalidInstanceError, NQueensError
-from nqueens_cp.checker import is_valid_solution, solution_problems
-from nqueens_cp.symmetry import canonical, class_size, images
+from nqueens_cp.core.checker import is_valid_solution, solution_problems
+from nqueens_cp.core.symmetry import canonical, class_size, images
 
 
 @pytest.mark.parametrize(

@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 
 from nqueens_cp import Instance, create_backend
-from nqueens_cp.checker import PAIRWISE_MAX_N, solution_problems
-from nqueens_cp.completion import completion_instances
-from nqueens_cp.constructions import CONSTRUCTIONS, construction
-from nqueens_cp.errors import ModelTooLargeError, NQueensError, SearchBoundError
+from nqueens_cp.core.checker import PAIRWISE_MAX_N, solution_problems
+from nqueens_cp.core.errors import ModelTooLargeError, NQueensError, SearchBoundError
+from nqueens_cp.instances.completion import completion_instances
+from nqueens_cp.searches.constructions import CONSTRUCTIONS, construction
 from nqueens_cp.searches.localsearch import local_search
 
 from .conftest import run_cli
@@ -163,7 +163,7 @@ def test_count_and_all_are_refused_in_one_line() -> None:
 
 
 def test_a_board_over_the_memory_budget_is_refused_before_anything_is_built() -> None:
-    from nqueens_cp.backends.limits import set_budget_mb
+    from nqueens_cp.backends.framework.limits import set_budget_mb
 
     set_budget_mb(10)
     try:
@@ -229,7 +229,7 @@ def test_the_cli_refuses_count_and_all_in_one_line(args: list[str]) -> None:
 
 
 def test_the_default_first_solution_search_follows_the_board_size() -> None:
-    from nqueens_cp.backends.defaults import LOCAL_SEARCH_FROM_N, default_backend
+    from nqueens_cp.backends.framework.defaults import LOCAL_SEARCH_FROM_N, default_backend
 
     assert default_backend("first", Instance(LOCAL_SEARCH_FROM_N - 1)) == "backtrack"
     assert default_backend("first", Instance(LOCAL_SEARCH_FROM_N)) == "localsearch"

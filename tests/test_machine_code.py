@@ -16,16 +16,16 @@ from typing import Callable
 import pytest
 
 from nqueens_cp.searches import constellations as cons
-from nqueens_cp.searches import constellations_abi as abi
-from nqueens_cp.searches import constellations_kernel as kernel
-from nqueens_cp.searches import machine_code
+from nqueens_cp.searches.native import constellations_abi as abi
+from nqueens_cp.searches.native import constellations_kernel as kernel
+from nqueens_cp.searches.native import machine_code
 
 from .conftest import REPO
 
 _COUNT_14 = (
     "import sys\n"
     "from nqueens_cp.searches.constellations import constellations\n"
-    "from nqueens_cp.searches.constellations_kernel import count_batch\n"
+    "from nqueens_cp.searches.native.constellations_kernel import count_batch\n"
     "print(count_batch(14, constellations(14)), 'numba' in sys.modules, 'numpy' in sys.modules)\n"
 )
 

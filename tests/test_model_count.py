@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from nqueens_cp.backends.registry import create_backend
-from nqueens_cp.instance import Instance
+from nqueens_cp.backends.framework.registry import create_backend
+from nqueens_cp.core.instance import Instance
 from nqueens_cp.models.cnf import ENCODINGS, build_cnf
 from nqueens_cp.models.model_count import ModelCount, ModelCounter, solution_literals
 

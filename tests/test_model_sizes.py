@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from nqueens_cp.core.instance import Instance
 from nqueens_cp.export.writers import opb_text
-from nqueens_cp.instance import Instance
 from nqueens_cp.models.amo import AMO_ENCODERS, atmost_one
 from nqueens_cp.models.cnf import ENCODINGS, PYSAT_ENCODINGS, build_cnf
 from nqueens_cp.models.cpsat import build_cpsat_model

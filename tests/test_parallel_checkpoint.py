@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from nqueens_cp import A000170, A002562, Instance, create_backend
-from nqueens_cp.errors import CheckpointError
+from nqueens_cp.core.errors import CheckpointError
 from nqueens_cp.parallel import CheckpointStore, ParallelConfig, SplitRun, SubResult, split_instance
 from nqueens_cp.parallel.checkpoint import read_header
 
@@ -23,7 +23,7 @@ from .conftest import REPO, run_cli
 #: Runs the CLI with the test-only ``sleepy`` backend registered (workers import it by reference).
 SLEEPY_CLI = (
     "import sys\n"
-    "from nqueens_cp.backends.registry import register_backend\n"
+    "from nqueens_cp.backends.framework.registry import register_backend\n"
     "register_backend('sleepy', 'tests.parallel_backends:SleepyBackend')\n"
     "from nqueens_cp.cli import main\n"
     "raise SystemExit(main(sys.argv[1:]))\n"
@@ -32,7 +32,7 @@ SLEEPY_CLI = (
 
 @pytest.fixture
 def sleepy() -> Iterator[str]:
-    from nqueens_cp.backends.registry import register_backend, unregister_backend
+    from nqueens_cp.backends.framework.registry import register_backend, unregister_backend
 
     register_backend("sleepy", "tests.parallel_backends:SleepyBackend")
     yield "sleepy"

@@ -16,7 +16,7 @@ import pytest
 
 from nqueens_cp import A000170, Instance
 from nqueens_cp.backends.bitboard import BitboardBackend
-from nqueens_cp.oeis import A002562
+from nqueens_cp.core.oeis import A002562
 from nqueens_cp.parallel import ParallelConfig, ProcessPoolTaskExecutor, SplitRun
 from nqueens_cp.parallel.checkpoint import read_header
 from nqueens_cp.parallel.planning import PER_THREAD, default_batches

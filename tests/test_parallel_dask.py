@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from nqueens_cp import A000170, Instance, create_backend
-from nqueens_cp.backends.registry import register_backend, unregister_backend
-from nqueens_cp.errors import SubProblemError
+from nqueens_cp.backends.framework.registry import register_backend, unregister_backend
+from nqueens_cp.core.errors import SubProblemError
 from nqueens_cp.parallel import DaskExecutor, ParallelConfig, SplitRun
 
 from .conftest import run_cli

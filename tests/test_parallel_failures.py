@@ -12,15 +12,15 @@ from pathlib import Path
 import pytest
 
 from nqueens_cp import A000170, Instance
-from nqueens_cp.backends.registry import register_backend, unregister_backend
-from nqueens_cp.errors import SubProblemError
+from nqueens_cp.backends.framework.registry import register_backend, unregister_backend
+from nqueens_cp.core.errors import SubProblemError
 from nqueens_cp.parallel import ParallelConfig, SplitRun, split_instance
 
 from .conftest import REPO
 
 FLAKY_CLI = (
     "import sys\n"
-    "from nqueens_cp.backends.registry import register_backend\n"
+    "from nqueens_cp.backends.framework.registry import register_backend\n"
     "register_backend('flaky', 'tests.parallel_backends:FlakyBackend')\n"
     "from nqueens_cp.cli import main\n"
     "raise SystemExit(main(sys.argv[1:]))\n"

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from nqueens_cp.processes import is_alive
+from nqueens_cp.system.processes import is_alive
 
 from .conftest import REPO
 from .test_parallel_checkpoint import SLEEPY_CLI

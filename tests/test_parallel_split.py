@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from nqueens_cp import A000170, A002562, Instance, NQueensError, create_backend
-from nqueens_cp.backends.registry import backend_class, backend_names
-from nqueens_cp.checker import is_valid_solution
+from nqueens_cp.backends.framework.registry import backend_class, backend_names
+from nqueens_cp.core.checker import is_valid_solution
 from nqueens_cp.parallel import (
     ParallelConfig,
     ProcessPoolTaskExecutor,
@@ -198,7 +198,7 @@ def test_reference_agrees_with_a_backend() -> None:
 
 @pytest.mark.parametrize("backend", ["bitboard", "sat"])
 def test_fingerprints_merge_to_the_serial_one(backend: str) -> None:
-    from nqueens_cp.fingerprint import fingerprint_of
+    from nqueens_cp.core.fingerprint import fingerprint_of
 
     serial = fingerprint_of(create_backend(backend).solutions(Instance(8)))
     for depth in range(0, 4):

@@ -17,7 +17,7 @@ import pytest
 
 from nqueens_cp import A000170, Instance
 from nqueens_cp.backends.bitboard import BitboardBackend
-from nqueens_cp.oeis import A002562
+from nqueens_cp.core.oeis import A002562
 from nqueens_cp.parallel import ParallelConfig, SplitRun, ThreadTaskExecutor
 from nqueens_cp.parallel.tasks import SubTask
 

@@ -1,11 +1,11 @@
-"""The one progress bar (``nqueens_cp.progress``): drawn on a terminal, silent and free elsewhere."""
+"""The one progress bar (``nqueens_cp.system.progress``): drawn on a terminal, silent and free elsewhere."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
 
-from nqueens_cp.progress import Progress
+from nqueens_cp.system.progress import Progress
 
 
 class FakeStream:
@@ -40,7 +40,7 @@ def test_bar_on_a_terminal_shows_count_rate_and_label() -> None:
 def test_nothing_drawn_on_a_pipe_and_tqdm_not_imported() -> None:
     probe = (
         "import io, sys\n"
-        "from nqueens_cp.progress import Progress\n"
+        "from nqueens_cp.system.progress import Progress\n"
         "stream = io.StringIO()\n"
         "bar = Progress(stream, 5)\n"
         "bar.advance(); bar.label('x')\n"

@@ -15,8 +15,8 @@ import pytest
 
 from nqueens_cp import Instance
 from nqueens_cp.backends.sat import PROOF_SOLVERS, SatBackend
-from nqueens_cp.errors import CertificationError
-from nqueens_cp.instance_files import read_instance
+from nqueens_cp.core.errors import CertificationError
+from nqueens_cp.instances.files import read_instance
 from nqueens_cp.models.cnf import build_cnf
 from nqueens_cp.proofs.certificate import Certificate, CnfOfBoard, certify
 from nqueens_cp.proofs.drup import check_drup, dimacs_text

@@ -6,8 +6,8 @@ import itertools
 import random
 
 from nqueens_cp import Instance
-from nqueens_cp.checker import is_valid_solution
-from nqueens_cp.instance_files import read_instance
+from nqueens_cp.core.checker import is_valid_solution
+from nqueens_cp.instances.files import read_instance
 from nqueens_cp.models.reduction import Reduction, reduce_instance
 
 from .test_csplib import DATA

@@ -17,9 +17,9 @@ from nqueens_cp import (
     known_count,
     solution_problems,
 )
-from nqueens_cp.backends.configuration import Configuration
-from nqueens_cp.backends.registry import backend_class
-from nqueens_cp.errors import InvalidArgumentError
+from nqueens_cp.backends.framework.configuration import Configuration
+from nqueens_cp.backends.framework.registry import backend_class
+from nqueens_cp.core.errors import InvalidArgumentError
 from nqueens_cp.parallel import ParallelConfig, SplitRun
 
 #: Values of every wrong kind.

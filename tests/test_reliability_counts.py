@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from nqueens_cp import A000170, A002562, Instance
-from nqueens_cp.errors import CheckpointLockedError, NQueensError, WrongCountError
+from nqueens_cp.core.errors import CheckpointLockedError, NQueensError, WrongCountError
 from nqueens_cp.parallel import CheckpointStore, ParallelConfig, SplitRun, split_instance
 from nqueens_cp.parallel.checkpoint import header_digest, row_checksum
 

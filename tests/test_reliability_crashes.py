@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from nqueens_cp import A000170, Instance
-from nqueens_cp.errors import SubProblemError
+from nqueens_cp.core.errors import SubProblemError
 from nqueens_cp.parallel import ParallelConfig, ProcessPoolTaskExecutor, SplitRun
 
 from .conftest import REPO, load_file
@@ -266,7 +266,7 @@ def test_is_interruption() -> None:
     import pycard
     import pysolvers
 
-    from nqueens_cp.interrupts import is_interruption
+    from nqueens_cp.system.interrupts import is_interruption
 
     assert is_interruption(KeyboardInterrupt())
     assert is_interruption(pycard.error("Caught keyboard interrupt"))

@@ -248,8 +248,8 @@ BOUND_TIMEOUT = 300.0
 def _at_the_bounds() -> list[Any]:
     """Every backend asked for a first solution (a count, if it only counts) at the largest board it
     accepts and one above (backends/limits.py)."""
-    from nqueens_cp.backends.largest import largest_accepted_n
-    from nqueens_cp.backends.registry import backend_class, backend_names
+    from nqueens_cp.backends.framework.largest import largest_accepted_n
+    from nqueens_cp.backends.framework.registry import backend_class, backend_names
 
     params = []
     for name in backend_names():
@@ -271,6 +271,6 @@ def test_every_backend_at_its_largest_board_and_one_above(argv: list[str], statu
 
 
 def test_cpsat_refuses_a_board_whose_domains_it_cannot_encode(tmp_path: Path) -> None:
-    from nqueens_cp.backends.limits import CPSAT_MAX_N
+    from nqueens_cp.backends.framework.limits import CPSAT_MAX_N
 
     check_vector(["solve", str(CPSAT_MAX_N + 1), "--backend", "cpsat"], tmp_path / "cwd")  # aborted: exit 134

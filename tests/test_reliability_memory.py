@@ -17,7 +17,7 @@ from nqueens_cp.harness.configs import parse_configurations
 from nqueens_cp.harness.results import PASS
 from nqueens_cp.harness.runner import default_memory_limit_mb
 from nqueens_cp.harness.tasks import make_task
-from nqueens_cp.processes import resident_kb
+from nqueens_cp.system.processes import resident_kb
 
 from .conftest import REPO
 from .reliability_backends import CLI_WITH_TEST_BACKENDS, registered
@@ -79,7 +79,7 @@ def test_the_cli_option_and_its_default(tmp_path: Path) -> None:
 
 RESERVED_THEN_LIMITED = """
 import mmap, threading
-from nqueens_cp.processes import limit_address_space
+from nqueens_cp.system.processes import limit_address_space
 # 40 GiB reserved and never touched, as pychoco's GraalVM heap is in a process that loaded it
 reserved = mmap.mmap(-1, 40 * 2**30, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS, prot=0)  # PROT_NONE
 limit_address_space(256 * 2**20)

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from nqueens_cp.backends.configuration import Configuration
+from nqueens_cp.backends.framework.configuration import Configuration
 from nqueens_cp.cli import main
-from nqueens_cp.errors import NQueensError, ResultsFileError
+from nqueens_cp.core.errors import NQueensError, ResultsFileError
 from nqueens_cp.harness.comparison import ComparisonRequest, run_comparison
 from nqueens_cp.harness.configs import parse_configurations
 from nqueens_cp.harness.environment import collect_environment
@@ -236,9 +236,9 @@ def test_the_dataframe_without_pandas_says_how_to_get_it(sample: ComparisonResul
 
 
 def test_cpu_time_includes_the_solver_programs_a_backend_runs() -> None:
+    from nqueens_cp.core.instance import Instance
     from nqueens_cp.harness.tasks import AllSolutions
     from nqueens_cp.harness.worker import WorkerJob, execute
-    from nqueens_cp.instance import Instance
 
     from .harness_backends import ChildCpuBackend
 

@@ -9,12 +9,12 @@ from typing import Any, ClassVar, Iterator
 import numpy as np
 import pytest
 
-from nqueens_cp.backends.base import Backend
 from nqueens_cp.backends.construction import ConstructionBackend
-from nqueens_cp.backends.registry import register_backend, unregister_backend
-from nqueens_cp.checker import is_valid_solution
+from nqueens_cp.backends.framework.base import Backend
+from nqueens_cp.backends.framework.registry import register_backend, unregister_backend
 from nqueens_cp.cli import main
-from nqueens_cp.instance import Instance, Solution
+from nqueens_cp.core.checker import is_valid_solution
+from nqueens_cp.core.instance import Instance, Solution
 
 from .harness_backends import correct
 
@@ -247,7 +247,7 @@ def test_limit_zero_asks_for_nothing(capsys: pytest.CaptureFixture[str], what: l
 def test_the_fast_checks_agree_with_the_pairwise_checker() -> None:
     from itertools import product
 
-    from nqueens_cp.checker import board_problem, first_invalid_board, solution_problems
+    from nqueens_cp.core.checker import board_problem, first_invalid_board, solution_problems
 
     for n, squares in ((4, {}), (4, {"fixed": ((0, 1),)}), (4, {"blocked": ((0, 2), (3, 3))})):
         instance = Instance(n, **squares)  # type: ignore[arg-type]
@@ -264,7 +264,7 @@ def test_the_fast_checks_agree_with_the_pairwise_checker() -> None:
 
 
 def test_the_compiled_check_of_a_large_board() -> None:
-    from nqueens_cp.checker import COMPILED_CHECK_FROM_N, columns_problem
+    from nqueens_cp.core.checker import COMPILED_CHECK_FROM_N, columns_problem
 
     n = COMPILED_CHECK_FROM_N + 2
     columns = ConstructionBackend().first_columns(Instance(n))

@@ -20,8 +20,8 @@ from typing import Any
 
 import pytest
 
-from nqueens_cp.errors import SolverError
-from nqueens_cp.interrupts import StopSignals, Terminated, exit_status, is_interruption, native_call
+from nqueens_cp.core.errors import SolverError
+from nqueens_cp.system.interrupts import StopSignals, Terminated, exit_status, is_interruption, native_call
 
 from .conftest import REPO, load_file, require_backend
 
@@ -85,7 +85,7 @@ def test_stop_signals_raise_and_put_everything_back() -> None:
 #: thread, a glibc mutex it already holds, until another thread unlocks it.
 STUCK_IN_C = """
 import ctypes, os, signal, subprocess, sys, threading, time
-from nqueens_cp.interrupts import StopSignals, native_call
+from nqueens_cp.system.interrupts import StopSignals, native_call
 libc = ctypes.CDLL(None)
 mutex = ctypes.create_string_buffer(64)  # zeroed: PTHREAD_MUTEX_INITIALIZER
 libc.pthread_mutex_lock(mutex)

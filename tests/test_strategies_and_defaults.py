@@ -11,11 +11,11 @@ from types import ModuleType
 import pytest
 
 from nqueens_cp import A000170, Instance, create_backend
-from nqueens_cp.backends.base import Backend, OptionSpec
 from nqueens_cp.backends.cpsat import CpSatBackend
+from nqueens_cp.backends.framework.base import Backend, OptionSpec
 from nqueens_cp.backends.sat import SatBackend
-from nqueens_cp.checker import is_valid_solution
-from nqueens_cp.errors import BackendOptionError, SearchStoppedError
+from nqueens_cp.core.checker import is_valid_solution
+from nqueens_cp.core.errors import BackendOptionError, SearchStoppedError
 from nqueens_cp.models.cnf import ENCODINGS
 from nqueens_cp.models.cpsat import STRATEGIES, build_cpsat_model
 
@@ -149,8 +149,8 @@ def test_cpsat_refuses_a_first_solution_whose_median_branching_cannot_fit() -> N
     """The median-column branching of ``strategy=first`` makes CP-SAT encode every domain value
     (n² literals: 3.95 GB at n = 2000, 22 GB at n = 5000 before it reached a 3-s time limit).
     The estimate says so before anything is built; smallest-column branching stays O(n)."""
-    from nqueens_cp.backends.limits import cpsat_estimate
-    from nqueens_cp.errors import ModelTooLargeError
+    from nqueens_cp.backends.framework.limits import cpsat_estimate
+    from nqueens_cp.core.errors import ModelTooLargeError
 
     assert cpsat_estimate(2000, "alldiff", median_branching=True).megabytes > 3800
     assert cpsat_estimate(50_000, "alldiff").megabytes < 200

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from nqueens_cp.backends.registry import create_backend
+from nqueens_cp.backends.framework.registry import create_backend
 from nqueens_cp.cli import main
-from nqueens_cp.errors import NQueensError
-from nqueens_cp.instance import Instance
+from nqueens_cp.core.errors import NQueensError
+from nqueens_cp.core.instance import Instance
+from nqueens_cp.core.oeis import A002562
+from nqueens_cp.core.symmetry import SYMMETRIES, canonical, is_canonical
 from nqueens_cp.models.lex_leader import cpsat_lex_leader_size
-from nqueens_cp.oeis import A002562
-from nqueens_cp.symmetry import SYMMETRIES, canonical, is_canonical
 
 from .conftest import SEARCH_CONFIGS
 
@@ -37,7 +37,7 @@ def test_every_class_keeps_its_canonical_member() -> None:
     assert set(create_backend("cpsat").solutions(Instance(8), unique=True)) == classes
 
 
-#: The square's symmetries written as maps of squares, independently of nqueens_cp.symmetry.
+#: The square's symmetries written as maps of squares, independently of nqueens_cp.core.symmetry.
 GEOMETRY = {
     "identity": lambda n, r, c: (r, c),
     "mirror": lambda n, r, c: (r, n - 1 - c),

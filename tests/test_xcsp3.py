@@ -99,7 +99,7 @@ def _printed(tmp_path, text: str) -> list[str]:  # type: ignore[no-untyped-def]
 )
 def test_a_solver_that_ends_without_an_answer_is_an_error_not_no_solution(tmp_path, output: str) -> None:  # type: ignore[no-untyped-def]
     from nqueens_cp.backends.xcsp3 import _run
-    from nqueens_cp.errors import SolverError
+    from nqueens_cp.core.errors import SolverError
 
     with pytest.raises(SolverError, match="no answer"):
         list(_run(_printed(tmp_path, output), tuple, str(tmp_path / "err.txt")))
@@ -107,7 +107,7 @@ def test_a_solver_that_ends_without_an_answer_is_an_error_not_no_solution(tmp_pa
 
 def test_an_incomplete_exploration_is_no_complete_enumeration(tmp_path) -> None:  # type: ignore[no-untyped-def]
     from nqueens_cp.backends.xcsp3 import _run
-    from nqueens_cp.errors import SolverError
+    from nqueens_cp.core.errors import SolverError
 
     output = ("v <instantiation> <values> 1 3 0 2 </values> </instantiation>\n\x1b[92ms SATISFIABLE\x1b[0m\n"
               "\x1b[91md INCOMPLETE EXPLORATION\x1b[0m\n")

@@ -152,7 +152,7 @@ def render_cli_reference(parser: argparse.ArgumentParser | None = None) -> str:
 
 def builtin_backends() -> list[tuple[str, Any]]:
     """``(name, class)`` of every backend of this package (another installed package's are left out)."""
-    from nqueens_cp.backends.registry import backend_class, backend_names
+    from nqueens_cp.backends.framework.registry import backend_class, backend_names
 
     found = []
     for name in backend_names():

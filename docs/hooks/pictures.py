@@ -3,7 +3,7 @@
 An MkDocs hook (``hooks:`` in ``mkdocs.yml``). A page (or a file it includes) holding the line
 
 - ``<!-- picture: NAME -->`` gets the boards of :data:`PICTURES` ``[NAME]``, drawn by
-  :func:`nqueens_cp.board.board_svg` and solved by the package's own backends, every board checked
+  :func:`nqueens_cp.core.board.board_svg` and solved by the package's own backends, every board checked
   by the independent checker before it is drawn;
 - ``<!-- plot: PATH -->`` gets the runtime plot of the saved comparison ``PATH`` (a
   ``results.json`` under the repository, e.g. ``reports/results.json``), drawn by
@@ -63,8 +63,8 @@ def figure(boards: list[tuple[str, str]], caption: str) -> str:
 
 def _home() -> str:
     from nqueens_cp import Instance
-    from nqueens_cp.completion import random_partial_placement
-    from nqueens_cp.display import instance_svg
+    from nqueens_cp.core.display import instance_svg
+    from nqueens_cp.instances.completion import random_partial_placement
 
     eight = Instance(8)
     completion = next(
@@ -90,7 +90,7 @@ def _has_solution(instance: Any) -> bool:
 @cache
 def _solvable_diagonals(n: int, min_free: int, seed: int = 1) -> Any:
     """The longest prefix (CSPLib 079's samples) of the generator's instance that has a solution."""
-    from nqueens_cp.excluded_diagonals import generate
+    from nqueens_cp.instances.excluded_diagonals import generate
 
     problem = generate(n, min_free, seed)
     return next(prefix for count in range(len(problem.diagonals), -1, -1)
@@ -99,7 +99,7 @@ def _solvable_diagonals(n: int, min_free: int, seed: int = 1) -> Any:
 
 def _integer_model() -> str:
     from nqueens_cp import Instance
-    from nqueens_cp.board import board_svg
+    from nqueens_cp.core.board import board_svg
 
     solution = _first(Instance(8))
     row, col = 2, solution[2]
@@ -116,7 +116,7 @@ def _integer_model() -> str:
 
 def _boolean_model() -> str:
     from nqueens_cp import Instance
-    from nqueens_cp.board import board_svg
+    from nqueens_cp.core.board import board_svg
 
     solution = _first(Instance(8))
     empty = next(d for d in range(-6, 7) if all(r - c != d for r, c in enumerate(solution)))
@@ -132,7 +132,7 @@ def _boolean_model() -> str:
 
 def _reduction() -> str:
     from nqueens_cp import Instance
-    from nqueens_cp.display import instance_svg
+    from nqueens_cp.core.display import instance_svg
     from nqueens_cp.models.reduction import reduce_instance
 
     instance = Instance(8, {1: 3, 6: 6}, blocked=[(0, 0), (3, 5), (4, 2), (7, 1)])
@@ -149,8 +149,8 @@ def _reduction() -> str:
 
 def _symmetries() -> str:
     from nqueens_cp import Instance
-    from nqueens_cp.board import board_svg
-    from nqueens_cp.symmetry import SYMMETRIES, canonical
+    from nqueens_cp.core.board import board_svg
+    from nqueens_cp.core.symmetry import SYMMETRIES, canonical
 
     solution = _first(Instance(8))
     images = [(symmetry.name, symmetry.apply(solution)) for symmetry in SYMMETRIES]
@@ -163,8 +163,8 @@ def _symmetries() -> str:
 
 
 def _excluded_diagonals() -> str:
-    from nqueens_cp.board import Line, board_svg
-    from nqueens_cp.display import instance_svg
+    from nqueens_cp.core.board import Line, board_svg
+    from nqueens_cp.core.display import instance_svg
 
     problem = _solvable_diagonals(10, 3)
     instance = problem.instance()

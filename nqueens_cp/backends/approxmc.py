@@ -20,13 +20,13 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from ..instance import Instance
-from ..interrupts import in_child
-from ..models.cnf import DEFAULT_ENCODING, ENCODINGS, build_cnf
-from ..models.geometry import ModelSize
-from .base import OptionSpec
-from .counting import CountingBackend
-from .limits import check_fits, cnf_estimate
+from nqueens_cp.backends.framework.base import OptionSpec
+from nqueens_cp.backends.framework.counting import CountingBackend
+from nqueens_cp.backends.framework.limits import check_fits, cnf_estimate
+from nqueens_cp.core.instance import Instance
+from nqueens_cp.models.cnf import DEFAULT_ENCODING, ENCODINGS, build_cnf
+from nqueens_cp.models.geometry import ModelSize
+from nqueens_cp.system.interrupts import in_child
 
 
 class ApproxMcBackend(CountingBackend):
@@ -48,7 +48,7 @@ class ApproxMcBackend(CountingBackend):
     def __init__(self, **options: object) -> None:
         super().__init__(**options)
         if self.options["delta"] >= 1:
-            from ..errors import BackendOptionError
+            from nqueens_cp.core.errors import BackendOptionError
 
             raise BackendOptionError(f"option delta: must be < 1, got {self.options['delta']!r}")
 

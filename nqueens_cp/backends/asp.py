@@ -16,13 +16,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Iterator
 
-from ..errors import SolverError
-from ..instance import Instance, Solution
-from ..interrupts import native_call
-from ..models.asp import FORMULATIONS, AspProgram, asp_program
-from ..models.geometry import ModelSize
-from .base import Backend, OptionSpec
-from .limits import asp_estimate, check_fits
+from nqueens_cp.backends.framework.base import Backend, OptionSpec
+from nqueens_cp.backends.framework.limits import asp_estimate, check_fits
+from nqueens_cp.core.errors import SolverError
+from nqueens_cp.core.instance import Instance, Solution
+from nqueens_cp.models.asp import FORMULATIONS, AspProgram, asp_program
+from nqueens_cp.models.geometry import ModelSize
+from nqueens_cp.system.interrupts import native_call
 
 if TYPE_CHECKING:
     import clingo

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from ..instance import Instance, Solution
-from ..searches.firstfail import firstfail_first, firstfail_solutions
-from ..searches.rows import row_solutions
-from ..symmetry import is_canonical
-from .base import Backend, OptionSpec
-from .limits import refuse_row_order_first
+from nqueens_cp.backends.framework.base import Backend, OptionSpec
+from nqueens_cp.backends.framework.limits import refuse_row_order_first
+from nqueens_cp.core.instance import Instance, Solution
+from nqueens_cp.core.symmetry import is_canonical
+from nqueens_cp.searches.firstfail import firstfail_first, firstfail_solutions
+from nqueens_cp.searches.rows import row_solutions
 
 
 class BacktrackBackend(Backend):

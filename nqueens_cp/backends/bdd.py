@@ -13,13 +13,13 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from ..errors import ModelTooLargeError, NQueensError
-from ..instance import Instance
-from ..interrupts import in_child
-from ..models.bdd import BUILDS, bdd_library, bdd_size, build_queens_bdd, new_manager
-from ..models.geometry import ModelSize
-from .base import OptionSpec
-from .counting import CountingBackend
+from nqueens_cp.backends.framework.base import OptionSpec
+from nqueens_cp.backends.framework.counting import CountingBackend
+from nqueens_cp.core.errors import ModelTooLargeError, NQueensError
+from nqueens_cp.core.instance import Instance
+from nqueens_cp.models.bdd import BUILDS, bdd_library, bdd_size, build_queens_bdd, new_manager
+from nqueens_cp.models.geometry import ModelSize
+from nqueens_cp.system.interrupts import in_child
 
 #: The largest board the backend builds the diagram of: the 13-queens BDD outgrows memory here
 #: (the 12-queens diagram has millions of nodes; ``benchmarks/bench_paradigms.py --counters``).

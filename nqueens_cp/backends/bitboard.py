@@ -5,7 +5,7 @@
 batches. Counting an empty board (``--count``, ``--count --unique``) uses start constellations
 (:mod:`~nqueens_cp.searches.constellations`: the border queens fixed, one constellation per
 class of the square's 8 symmetries, finished by the numba kernel of
-:mod:`~nqueens_cp.searches.constellations_kernel`), so one pass gives the total and the number of
+:mod:`~nqueens_cp.searches.native.constellations_kernel`), so one pass gives the total and the number of
 classes; boards up to ``PYTHON_COUNT_MAX_N`` are counted the same way in pure Python, where
 importing numba would cost more than the whole count. ``kernel=python`` is the readable
 pure-Python search of :mod:`~nqueens_cp.searches.bitboard`, also used for boards larger than the
@@ -17,14 +17,14 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import TYPE_CHECKING, Iterator
 
-from ..errors import BackendUnavailableError, NQueensError
-from ..instance import Instance, Solution
-from ..interrupts import native_call
-from ..searches import constellations
-from ..searches.bitboard import COMPILED_MAX_N, bitboard_count, bitboard_solutions, row_masks
-from ..symmetry import SYMMETRIES, class_size
-from .base import Backend, BatchCount, OptionSpec
-from .limits import refuse_row_order_first
+from nqueens_cp.backends.framework.base import Backend, BatchCount, OptionSpec
+from nqueens_cp.backends.framework.limits import refuse_row_order_first
+from nqueens_cp.core.errors import BackendUnavailableError, NQueensError
+from nqueens_cp.core.instance import Instance, Solution
+from nqueens_cp.core.symmetry import SYMMETRIES, class_size
+from nqueens_cp.searches import constellations
+from nqueens_cp.searches.bitboard import COMPILED_MAX_N, bitboard_count, bitboard_solutions, row_masks
+from nqueens_cp.system.interrupts import native_call
 
 if TYPE_CHECKING:
     from types import ModuleType
@@ -61,7 +61,7 @@ class BitboardBackend(Backend):
         if self.options["kernel"] != "compiled" or instance.n > COMPILED_MAX_N:
             return None
         try:
-            from ..searches import bitboard_kernel
+            from nqueens_cp.searches import bitboard_kernel
         except ImportError as error:
             raise _needs_numba(error) from None
         return bitboard_kernel
@@ -71,7 +71,7 @@ class BitboardBackend(Backend):
         if self.options["search"] != "lines":
             return None
         try:
-            from ..searches import lines_kernel
+            from nqueens_cp.searches import lines_kernel
         except ImportError as error:
             raise BackendUnavailableError(f"backend bitboard: search=lines needs numba ({error})") from None
         return lines_kernel
@@ -162,7 +162,7 @@ class BitboardBackend(Backend):
         if not self.batch_count_releases_gil(n):
             return constellations.count_batch(n, items)
         try:  # not through _kernel: counting needs none of bitboard_kernel (0.1 s to import)
-            from ..searches import constellations_kernel
+            from nqueens_cp.searches.native import constellations_kernel
 
             with native_call():
                 return constellations_kernel.count_batch(n, items)  # compiles on first use: needs numba
@@ -175,7 +175,7 @@ class BitboardBackend(Backend):
         not: none of the constellation finishing code). A solution holding those queens has no
         other queen on the border lines, so it is a completion. Each constellation stands for the
         solutions of its class of images, found here from the symmetries of the square directly
-        (:data:`~nqueens_cp.symmetry.SYMMETRIES`); the squares those queens attack are given as
+        (:data:`~nqueens_cp.core.symmetry.SYMMETRIES`); the squares those queens attack are given as
         blocked to a counter that takes blocked squares, so that a row search prunes early. Its solution classes are the sum over its
         completions of ``weight / class_size`` (enumerated only for the rare constellations a
         rotation maps to themselves: otherwise every completion's class has 8 members)."""

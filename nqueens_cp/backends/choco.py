@@ -18,13 +18,13 @@ from __future__ import annotations
 
 from typing import ClassVar, Iterator
 
-from ..instance import Instance, Solution
-from ..interrupts import native_call
-from ..models.choco import ALLDIFF_LEVELS, DIAGONALS, ChocoModel, build_choco_model, choco_size
-from ..models.geometry import ModelSize
-from ..models.rows import row_model
-from .base import Backend, OptionSpec
-from .limits import check_fits, row_model_estimate
+from nqueens_cp.backends.framework.base import Backend, OptionSpec
+from nqueens_cp.backends.framework.limits import check_fits, row_model_estimate
+from nqueens_cp.core.instance import Instance, Solution
+from nqueens_cp.models.choco import ALLDIFF_LEVELS, DIAGONALS, ChocoModel, build_choco_model, choco_size
+from nqueens_cp.models.geometry import ModelSize
+from nqueens_cp.models.rows import row_model
+from nqueens_cp.system.interrupts import native_call
 
 #: The searches of ``-O search=``.
 SEARCHES: tuple[str, ...] = ("default", "firstfail", "inorder")

@@ -1,4 +1,4 @@
-"""``construction``: one solution of the empty board from a closed form (:mod:`nqueens_cp.constructions`).
+"""``construction``: one solution of the empty board from a closed form (:mod:`nqueens_cp.searches.constructions`).
 
 ``method=evens-odds`` is Hoffman, Loessi and Moore's construction (1969), ``method=bernhardsson``
 Bernhardsson's formulas (1991); both O(n) with no search, for every n (n = 2 and 3: no solution,
@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator
 
-from ..instance import MAX_N, Instance, Solution
-from .base import Backend, OptionSpec
-from .limits import check_fits, linear_estimate
+from nqueens_cp.backends.framework.base import Backend, OptionSpec
+from nqueens_cp.backends.framework.limits import check_fits, linear_estimate
+from nqueens_cp.core.instance import MAX_N, Instance, Solution
 
 if TYPE_CHECKING:
     import numpy as np
@@ -40,7 +40,7 @@ class ConstructionBackend(Backend):
         check_fits(linear_estimate(f"{self.options['method']} construction", instance.n, BYTES_PER_ROW,
                                    as_tuple=False, instead="use a smaller board or raise the limit"),
                    backend=self.name)
-        from ..constructions import construction
+        from nqueens_cp.searches.constructions import construction
 
         return construction(instance.n, self.options["method"])
 

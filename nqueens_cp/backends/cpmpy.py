@@ -23,14 +23,14 @@ import warnings
 from functools import cache
 from typing import Any, ClassVar, Iterator
 
-from ..errors import BackendOptionError, did_you_mean
-from ..instance import Instance, Solution
-from ..interrupts import native_call, python_signal_handlers_back
-from ..models.cpmpy_model import build_cpmpy_model
-from ..models.geometry import ModelSize
-from ..models.rows import row_model
-from .base import Backend, OptionSpec
-from .limits import check_fits, row_model_estimate
+from nqueens_cp.backends.framework.base import Backend, OptionSpec
+from nqueens_cp.backends.framework.limits import check_fits, row_model_estimate
+from nqueens_cp.core.errors import BackendOptionError, did_you_mean
+from nqueens_cp.core.instance import Instance, Solution
+from nqueens_cp.models.cpmpy_model import build_cpmpy_model
+from nqueens_cp.models.geometry import ModelSize
+from nqueens_cp.models.rows import row_model
+from nqueens_cp.system.interrupts import native_call, python_signal_handlers_back
 
 #: The solvers CPMpy can hand the model to (CPMpy's order): the Python modules each needs, and the
 #: distribution whose version CPMpy requires (at least that version), as CPMpy's own checks ask. The

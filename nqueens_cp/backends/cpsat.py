@@ -13,10 +13,11 @@ import queue
 import threading
 from typing import TYPE_CHECKING, Any, Iterator
 
-from ..errors import BackendOptionError, SearchStoppedError, SolverError
-from ..instance import Instance, Solution
-from ..interrupts import native_call
-from ..models.cpsat import (
+from nqueens_cp.backends.framework.base import Backend, OptionSpec
+from nqueens_cp.backends.framework.limits import check_fits, cpsat_estimate, model_rows, refuse_cpsat_domains
+from nqueens_cp.core.errors import BackendOptionError, SearchStoppedError, SolverError
+from nqueens_cp.core.instance import Instance, Solution
+from nqueens_cp.models.cpsat import (
     STRATEGIES,
     CpSatModel,
     CpSatStrategy,
@@ -24,9 +25,8 @@ from ..models.cpsat import (
     build_cpsat_model,
     resolve_strategy,
 )
-from ..models.geometry import ModelSize
-from .base import Backend, OptionSpec
-from .limits import check_fits, cpsat_estimate, model_rows, refuse_cpsat_domains
+from nqueens_cp.models.geometry import ModelSize
+from nqueens_cp.system.interrupts import native_call
 
 if TYPE_CHECKING:
     from ortools.sat.python import cp_model
@@ -127,7 +127,7 @@ class CpSatBackend(Backend):
         strategy = self._strategy("enumerate")
         built = self._build(instance, strategy)
         solver = self._solver(strategy, enumerate_all=True)
-        from .cpsat_callbacks import SolutionCounter
+        from nqueens_cp.backends.cpsat_callbacks import SolutionCounter
 
         counter = SolutionCounter()
         with native_call(stop=solver.stop_search):
@@ -154,7 +154,7 @@ class CpSatBackend(Backend):
                 f"cpsat reached its time limit of {limit:g} s {when} ({solver.status_name(status)})")
 
     def _enumerate(self, instance: Instance, *, unique: bool) -> Iterator[Solution]:
-        from .cpsat_callbacks import SolutionRecorder
+        from nqueens_cp.backends.cpsat_callbacks import SolutionRecorder
 
         strategy = self._strategy("enumerate")
         built = self._build(instance, strategy, unique)

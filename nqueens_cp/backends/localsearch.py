@@ -5,7 +5,7 @@
 :mod:`~nqueens_cp.searches.localsearch_kernel`. It finds one solution, honouring pre-placed
 queens (their rows never move) and blocked squares; it neither counts nor enumerates (refused with
 one line). It proves nothing: when its bound (``restarts`` starts of ``max_steps`` repair steps,
-``time_limit`` seconds) is reached it raises :class:`~nqueens_cp.errors.SearchBoundError`, "no
+``time_limit`` seconds) is reached it raises :class:`~nqueens_cp.core.errors.SearchBoundError`, "no
 completion found within the bound"; only what is certain without search (pre-placed queens that
 attack each other, a fully blocked row, n = 2 or 3) is answered "no solution". Boards up to
 ``MAX_N`` rows, as memory allows: the arrays are estimated before they are made.
@@ -15,10 +15,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator
 
-from ..errors import BackendUnavailableError, SearchBoundError
-from ..instance import MAX_N, Instance, Solution
-from .base import Backend, OptionSpec
-from .limits import check_fits, linear_estimate
+from nqueens_cp.backends.framework.base import Backend, OptionSpec
+from nqueens_cp.backends.framework.limits import check_fits, linear_estimate
+from nqueens_cp.core.errors import BackendUnavailableError, SearchBoundError
+from nqueens_cp.core.instance import MAX_N, Instance, Solution
 
 if TYPE_CHECKING:
     import numpy as np
@@ -60,7 +60,7 @@ class LocalSearchBackend(Backend):
     def _first_columns(self, instance: Instance) -> npt.NDArray[np.int32] | None:
         self._estimate_fits(instance, as_tuple=False)
         try:
-            from ..searches.localsearch import local_search
+            from nqueens_cp.searches.localsearch import local_search
         except ImportError as error:
             raise BackendUnavailableError(f"backend localsearch needs numba and numpy ({error})") from None
         outcome = local_search(

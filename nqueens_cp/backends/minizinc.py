@@ -24,11 +24,11 @@ import warnings
 from functools import cache
 from typing import Any, ClassVar, Iterator
 
-from ..errors import BackendOptionError, SolverError, did_you_mean
-from ..instance import Instance, Solution
-from ..models.reduction import reduce_instance, uses_reduction
-from ..models.text import minizinc_text
-from .base import Backend, ModelSize, OptionSpec
+from nqueens_cp.backends.framework.base import Backend, ModelSize, OptionSpec
+from nqueens_cp.core.errors import BackendOptionError, SolverError, did_you_mean
+from nqueens_cp.core.instance import Instance, Solution
+from nqueens_cp.models.reduction import reduce_instance, uses_reduction
+from nqueens_cp.models.text import minizinc_text
 
 #: How to install the ``minizinc`` program, for the messages of an unusable backend.
 INSTALL_HINT = ("install the minizinc program with a solver (Debian/Ubuntu: apt-get install minizinc flatzinc; "

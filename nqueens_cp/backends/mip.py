@@ -17,14 +17,14 @@ import sys
 from itertools import islice
 from typing import TYPE_CHECKING, Iterator
 
-from ..errors import ModelTooLargeError, SearchStoppedError, SolverError
-from ..instance import Instance, Solution
-from ..interrupts import native_call
-from ..models.geometry import ModelSize
-from ..models.mip import FORMULATIONS, INF, MipModel, build_mip_model
-from ..oeis import A000170, A002562
-from .base import Backend, OptionSpec
-from .limits import check_fits, mip_estimate, model_rows
+from nqueens_cp.backends.framework.base import Backend, OptionSpec
+from nqueens_cp.backends.framework.limits import check_fits, mip_estimate, model_rows
+from nqueens_cp.core.errors import ModelTooLargeError, SearchStoppedError, SolverError
+from nqueens_cp.core.instance import Instance, Solution
+from nqueens_cp.core.oeis import A000170, A002562
+from nqueens_cp.models.geometry import ModelSize
+from nqueens_cp.models.mip import FORMULATIONS, INF, MipModel, build_mip_model
+from nqueens_cp.system.interrupts import native_call
 
 if TYPE_CHECKING:
     import highspy

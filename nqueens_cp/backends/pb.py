@@ -12,13 +12,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator
 
-from ..errors import SolverError
-from ..instance import Instance, Solution
-from ..interrupts import in_child, native_call, python_signal_handlers_back
-from ..models.geometry import ModelSize
-from ..models.pb import FORMULATIONS, PbModel, build_pb_model
-from .base import Backend, OptionSpec
-from .limits import check_fits, pb_estimate
+from nqueens_cp.backends.framework.base import Backend, OptionSpec
+from nqueens_cp.backends.framework.limits import check_fits, pb_estimate
+from nqueens_cp.core.errors import SolverError
+from nqueens_cp.core.instance import Instance, Solution
+from nqueens_cp.models.geometry import ModelSize
+from nqueens_cp.models.pb import FORMULATIONS, PbModel, build_pb_model
+from nqueens_cp.system.interrupts import in_child, native_call, python_signal_handlers_back
 
 if TYPE_CHECKING:
     import exact
@@ -47,7 +47,7 @@ class PbBackend(Backend):
         """Exact loaded with ``model``; None when a constraint without variables fails (no solution).
 
         Constructing it installs Exact's own SIGINT and SIGTERM handler (see
-        :mod:`nqueens_cp.interrupts`): callers undo that with ``python_signal_handlers_back``."""
+        :mod:`nqueens_cp.system.interrupts`): callers undo that with ``python_signal_handlers_back``."""
         import exact
 
         solver = exact.Exact([("verbosity", "0")])

@@ -14,16 +14,16 @@ from __future__ import annotations
 import importlib.util
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
-from ..errors import BackendOptionError, did_you_mean
-from ..instance import Instance, Solution
-from ..interrupts import off_main_thread, raise_if_interruption
-from ..models.cnf import DEFAULT_ENCODING, ENCODINGS, QueensCnf, build_cnf
-from ..models.geometry import ModelSize
-from .base import Backend, OptionSpec
-from .limits import check_fits, cnf_estimate
+from nqueens_cp.backends.framework.base import Backend, OptionSpec
+from nqueens_cp.backends.framework.limits import check_fits, cnf_estimate
+from nqueens_cp.core.errors import BackendOptionError, did_you_mean
+from nqueens_cp.core.instance import Instance, Solution
+from nqueens_cp.models.cnf import DEFAULT_ENCODING, ENCODINGS, QueensCnf, build_cnf
+from nqueens_cp.models.geometry import ModelSize
+from nqueens_cp.system.interrupts import off_main_thread, raise_if_interruption
 
 if TYPE_CHECKING:
-    from ..proofs.certificate import Certificate
+    from nqueens_cp.proofs.certificate import Certificate
 
 #: PySAT solvers that take clauses after a solve call, which enumeration by blocking needs.
 ENUMERATING_SOLVERS: tuple[str, ...] = (
@@ -106,7 +106,7 @@ class SatBackend(Backend):
 
     def _search(self, instance: Instance, *, unique: bool) -> Iterator[Solution]:
         """The CNF is built and solved in a thread of its own, where PySAT leaves Ctrl-C to Python
-        (see :func:`~nqueens_cp.interrupts.off_main_thread`)."""
+        (see :func:`~nqueens_cp.system.interrupts.off_main_thread`)."""
         check_fits(cnf_estimate(instance, self.options["encoding"]), backend="sat")  # refused here, at once
         return off_main_thread(lambda: self._search_here(instance, unique), "pysat-search")
 
@@ -134,8 +134,8 @@ class SatBackend(Backend):
         """
         from pysat.solvers import Solver
 
-        from ..errors import CertificationError
-        from ..proofs.certificate import CnfOfBoard, certify
+        from nqueens_cp.core.errors import CertificationError
+        from nqueens_cp.proofs.certificate import CnfOfBoard, certify
 
         self._prepare(instance, None, False)
         solver_name = self.options["solver"]
@@ -144,8 +144,8 @@ class SatBackend(Backend):
                 f"solver {solver_name} writes no checkable proof (choose from {', '.join(PROOF_SOLVERS)})"
             )
         if every:
-            from ..errors import ModelTooLargeError
-            from ..oeis import published_count
+            from nqueens_cp.core.errors import ModelTooLargeError
+            from nqueens_cp.core.oeis import published_count
 
             known = published_count(instance, unique=False)
             if known is not None and known[0] > MAX_CERTIFIED_SOLUTIONS:
@@ -175,7 +175,7 @@ class SatBackend(Backend):
 
 def _solve(solver: Any) -> bool:
     """``solver.solve()``, with Ctrl-C raised as ``KeyboardInterrupt`` (PySAT's C extension reports
-    it as its own ``pysolvers.error: Caught keyboard interrupt``: see :mod:`nqueens_cp.interrupts`)."""
+    it as its own ``pysolvers.error: Caught keyboard interrupt``: see :mod:`nqueens_cp.system.interrupts`)."""
     try:
         return bool(solver.solve())
     except Exception as error:

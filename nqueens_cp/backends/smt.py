@@ -18,13 +18,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Iterator
 
-from ..errors import SolverError
-from ..instance import Instance, Solution
-from ..interrupts import native_call
-from ..models.geometry import ModelSize
-from ..models.smt import MODELS, SmtModel, build_smt_model
-from .base import Backend, OptionSpec
-from .limits import check_fits, smt_estimate
+from nqueens_cp.backends.framework.base import Backend, OptionSpec
+from nqueens_cp.backends.framework.limits import check_fits, smt_estimate
+from nqueens_cp.core.errors import SolverError
+from nqueens_cp.core.instance import Instance, Solution
+from nqueens_cp.models.geometry import ModelSize
+from nqueens_cp.models.smt import MODELS, SmtModel, build_smt_model
+from nqueens_cp.system.interrupts import native_call
 
 if TYPE_CHECKING:
     import z3

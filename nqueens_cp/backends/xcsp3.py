@@ -22,13 +22,13 @@ import subprocess
 import tempfile
 from typing import Callable, ClassVar, Iterator
 
-from ..errors import SolverError
-from ..instance import Instance, Solution
-from ..models.geometry import ModelSize
-from ..models.rows import row_model
-from ..models.xcsp3 import xcsp3_text
-from .base import Backend, OptionSpec
-from .limits import check_fits, row_model_estimate
+from nqueens_cp.backends.framework.base import Backend, OptionSpec
+from nqueens_cp.backends.framework.limits import check_fits, row_model_estimate
+from nqueens_cp.core.errors import SolverError
+from nqueens_cp.core.instance import Instance, Solution
+from nqueens_cp.models.geometry import ModelSize
+from nqueens_cp.models.rows import row_model
+from nqueens_cp.models.xcsp3 import xcsp3_text
 
 #: The solvers of ``-O solver=`` and the jar of each, under pycsp3's ``solvers`` folder.
 JARS: dict[str, str] = {"ace": "ace/ACE-*.jar", "choco": "choco/choco-parsers-*.jar"}

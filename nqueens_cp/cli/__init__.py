@@ -12,10 +12,10 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any, NoReturn, Sequence
 
-from ..errors import NQueensError, SearchStoppedError
+from nqueens_cp.core.errors import NQueensError, SearchStoppedError
 
 if TYPE_CHECKING:
-    from ..interrupts import StopSignals
+    from nqueens_cp.system.interrupts import StopSignals
 
 #: Sub-command modules under ``nqueens_cp.cli``; each defines ``add_parser(subparsers)`` and ``run(args)``.
 COMMANDS: tuple[str, ...] = ("solve", "backends", "export", "decode", "compare", "report")
@@ -41,7 +41,7 @@ class OneLineParser(argparse.ArgumentParser):
 
     def _check_value(self, action: argparse.Action, value: Any) -> None:
         if action.choices is not None and value not in action.choices:
-            from ..errors import did_you_mean
+            from nqueens_cp.core.errors import did_you_mean
 
             choices = ", ".join(map(repr, action.choices))
             hint = did_you_mean(str(value), map(str, action.choices))
@@ -52,7 +52,7 @@ class OneLineParser(argparse.ArgumentParser):
     ) -> tuple[argparse.Namespace, list[str]]:
         if self._subparsers is None and args is not None:  # a sub-command's parser: it knows its flags
             # An unknown flag is named first: its value would otherwise be read as a positional argument.
-            from ..errors import did_you_mean
+            from nqueens_cp.core.errors import did_you_mean
 
             flags = [flag for action in self._actions for flag in action.option_strings if flag.startswith("--")]
             for word in args:
@@ -70,8 +70,8 @@ class OneLineParser(argparse.ArgumentParser):
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The argument parser, with every sub-command registered; or, given the ``command`` about to run,
     with that one alone (the other modules and what they import stay unloaded; same parse)."""
-    from .. import __version__
-    from ..backends.registry import builtin_backend_names
+    from nqueens_cp import __version__
+    from nqueens_cp.backends.framework.registry import builtin_backend_names
 
     backends = builtin_backend_names()
     parser = OneLineParser(
@@ -96,7 +96,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     happens, stderr gets one line, never a traceback: an unexpected exception is reported as an
     internal error (exit status 1).
     """
-    from ..interrupts import StopSignals
+    from nqueens_cp.system.interrupts import StopSignals
 
     with StopSignals(announce=_stopped_by) as sigint:
         return _main(argv, sigint)
@@ -104,7 +104,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _main(argv: Sequence[str] | None, sigint: StopSignals) -> int:
     """:func:`main`, watched by ``sigint``: an exception after Ctrl-C or SIGTERM is a stop."""
-    from ..interrupts import is_interruption
+    from nqueens_cp.system.interrupts import is_interruption
 
     try:
         arguments = sys.argv[1:] if argv is None else list(argv)
@@ -126,7 +126,7 @@ def _main(argv: Sequence[str] | None, sigint: StopSignals) -> int:
     except NQueensError as error:
         if sigint.seen or is_interruption(error):
             return _interrupted(sigint)
-        from .words import command_line_words
+        from nqueens_cp.cli.words import command_line_words
 
         sys.stderr.write(f"{PROG}: error: {command_line_words(str(error))}\n")
         return 2
@@ -147,7 +147,7 @@ def _main(argv: Sequence[str] | None, sigint: StopSignals) -> int:
     except Exception as error:  # a bug: still one line, with where it happened
         if sigint.seen or is_interruption(error):  # a library's own report of Ctrl-C
             return _interrupted(sigint)
-        from ..errors import describe_exception
+        from nqueens_cp.core.errors import describe_exception
 
         sys.stderr.write(f"{PROG}: internal error: {describe_exception(error)}; please report it\n")
         return 1
@@ -166,7 +166,7 @@ def _stopped_by(signum: int) -> int:
     or "terminated" (SIGTERM; 143); the exit status."""
     import signal
 
-    from ..interrupts import exit_status
+    from nqueens_cp.system.interrupts import exit_status
 
     sys.stderr.write(f"{PROG}: {'terminated' if signum == signal.SIGTERM else 'interrupted'}\n")
     return exit_status(signum)

@@ -5,10 +5,10 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..backends.base import OptionSpec
-from ..backends.registry import backend_class, backend_names, broken_plugins
-from ..errors import NQueensError
-from .words import OPTION_FLAGS
+from nqueens_cp.backends.framework.base import OptionSpec
+from nqueens_cp.backends.framework.registry import backend_class, backend_names, broken_plugins
+from nqueens_cp.cli.words import OPTION_FLAGS
+from nqueens_cp.core.errors import NQueensError
 
 
 def option_usage(spec: OptionSpec, choices: tuple[Any, ...] | None = None) -> str:
@@ -25,8 +25,8 @@ def option_usage(spec: OptionSpec, choices: tuple[Any, ...] | None = None) -> st
 
 def largest_board(name: str, cls: Any) -> str:
     """The largest board the backend takes, with its default options (``backends/limits.py``)."""
-    from ..backends.largest import largest_accepted_n
-    from ..backends.limits import FIRST_SOLUTION_MAX_N
+    from nqueens_cp.backends.framework.largest import largest_accepted_n
+    from nqueens_cp.backends.framework.limits import FIRST_SOLUTION_MAX_N
 
     question = "a first solution" if "first" in cls.answers else "a count"
     lifted = ("; more with --time-limit, which stops it there" if name in FIRST_SOLUTION_MAX_N

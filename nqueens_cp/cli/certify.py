@@ -8,11 +8,11 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-from ..errors import CertificationError, NQueensError
-from ..instance import Instance, Solution
-from .checked import AnswerCheck, InvalidAnswerError
-from .output import emit_solution
-from .split_run import SPLIT_FLAGS
+from nqueens_cp.cli.checked import AnswerCheck, InvalidAnswerError
+from nqueens_cp.cli.output import emit_solution
+from nqueens_cp.cli.split_run import SPLIT_FLAGS
+from nqueens_cp.core.errors import CertificationError, NQueensError
+from nqueens_cp.core.instance import Instance, Solution
 
 CERTIFY_HELP = (
     "with --backend sat: check the answer without trusting the solver. A solution is checked by "
@@ -50,9 +50,9 @@ def run_certified(
 ) -> int:
     """``solve --certify``: the answer, its certificate checked; returns the exit status.
     ``matches_published`` compares a count with OEIS (and says so on stderr when it differs)."""
-    from ..atomic import atomic_write_all
-    from ..backends.registry import create_backend
-    from ..backends.sat import SatBackend
+    from nqueens_cp.backends.framework.registry import create_backend
+    from nqueens_cp.backends.sat import SatBackend
+    from nqueens_cp.system.atomic import atomic_write_all
 
     if args.backend != "sat":
         raise NQueensError(f"--certify needs --backend sat (the backend whose solvers write proofs), not {args.backend}")
@@ -87,7 +87,7 @@ def run_certified(
         return 1
     elapsed = time.perf_counter() - started
     if certificate is None:  # a first solution: a board, checked here
-        from ..checker import solution_problems
+        from nqueens_cp.core.checker import solution_problems
 
         out.flush()
         problems = solution_problems(instance, found[0])

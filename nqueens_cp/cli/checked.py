@@ -1,4 +1,4 @@
-"""Every board ``solve`` prints is checked first, by the independent checker (:mod:`nqueens_cp.checker`).
+"""Every board ``solve`` prints is checked first, by the independent checker (:mod:`nqueens_cp.core.checker`).
 
 A board that does not solve the instance is not printed. With ``--all`` no board may come twice:
 a backend whose stream is in lexicographic order (it says so) has each board compared with the
@@ -16,9 +16,9 @@ import tempfile
 from array import array
 from typing import IO, TYPE_CHECKING, Any, Iterable, Iterator, NoReturn
 
-from ..checker import board_problem, columns_problem, first_invalid_board
-from ..errors import NQueensError
-from ..instance import Instance, Solution
+from nqueens_cp.core.checker import board_problem, columns_problem, first_invalid_board
+from nqueens_cp.core.errors import NQueensError
+from nqueens_cp.core.instance import Instance, Solution
 
 if TYPE_CHECKING:
     import numpy.typing as npt

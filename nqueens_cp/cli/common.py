@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 from typing import Any, Callable
 
-from ..errors import InvalidInstanceError
-from ..instance import MAX_N, Instance
-from .words import OPTION_FLAGS
+from nqueens_cp.cli.words import OPTION_FLAGS
+from nqueens_cp.core.errors import InvalidInstanceError
+from nqueens_cp.core.instance import MAX_N, Instance
 
 #: The built-in backends that take each option of :data:`OPTION_FLAGS` (tests check it against their
 #: option specs; the help says it without importing every backend).
@@ -51,14 +51,14 @@ def number(name: str) -> Callable[[str], float]:
     return parse
 
 
-#: argparse type for N: an integer from 0 to :data:`~nqueens_cp.instance.MAX_N`.
+#: argparse type for N: an integer from 0 to :data:`~nqueens_cp.core.instance.MAX_N`.
 board_size = integer("N", minimum=0, maximum=MAX_N)
 
 
 def backend_name(text: str) -> str:
     """argparse type for ``--backend``: the registered name, case ignored; unknown names are refused
     naming the closest one."""
-    from ..backends.registry import canonical_backend_name
+    from nqueens_cp.backends.framework.registry import canonical_backend_name
 
     return canonical_backend_name(text)
 
@@ -123,8 +123,8 @@ def add_board_arguments(
 
 def board_instance(args: argparse.Namespace) -> tuple[Instance, str]:
     """The instance the board arguments describe, and how to name it in messages (one line)."""
-    from ..instance_files import load_instance_file
-    from . import UsageError
+    from nqueens_cp.cli import UsageError
+    from nqueens_cp.instances.files import load_instance_file
 
     if args.instance is None:
         if args.n is None:
@@ -186,7 +186,7 @@ def backend_options(args: argparse.Namespace) -> dict[str, Any]:
     """The backend options given on the command line, by backend option name; applies ``--max-model-mb``.
     With ``args.backend`` chosen, an option it does not take but another backend does is refused
     naming that backend (``--encoding seqcounter``: add ``--backend sat``)."""
-    from ..backends.limits import set_budget_mb
+    from nqueens_cp.backends.framework.limits import set_budget_mb
 
     set_budget_mb(getattr(args, "max_model_mb", None))
     options: dict[str, Any] = {}
@@ -203,9 +203,9 @@ def backend_options(args: argparse.Namespace) -> dict[str, Any]:
 def refuse_misplaced_options(backend: str, options: dict[str, Any]) -> None:
     """A ``UsageError`` for an option ``backend`` does not take that another backend does, naming the
     first that takes its value; a misspelt option of ``backend`` itself is left to the backend."""
-    from ..backends.registry import backend_class, backend_names
-    from ..errors import NQueensError, did_you_mean
-    from . import UsageError
+    from nqueens_cp.backends.framework.registry import backend_class, backend_names
+    from nqueens_cp.cli import UsageError
+    from nqueens_cp.core.errors import NQueensError, did_you_mean
 
     own = {spec.name for spec in backend_class(backend).option_specs}
     for key, value in options.items():

@@ -11,12 +11,12 @@ import shlex
 import sys
 from typing import TYPE_CHECKING, Any, Sequence
 
-from ..instance import MAX_N
-from .common import PositionalOrFlag, integer, number
+from nqueens_cp.cli.common import PositionalOrFlag, integer, number
+from nqueens_cp.core.instance import MAX_N
 
 if TYPE_CHECKING:
-    from ..harness.results import ComparisonResults
-    from ..reports.files import OutputFiles
+    from nqueens_cp.harness.results import ComparisonResults
+    from nqueens_cp.reports.files import OutputFiles
 
 #: The default comparison (every backend, the sat encodings side by side): 4 to 8 minutes on 2 cores shared
 #: with other jobs (load 4 to 6), measured with and without pb, smt and mip (docs/paradigms.md).
@@ -65,7 +65,7 @@ def board_sizes(text: str) -> tuple[int, ...]:
 
 def diagonal_count(text: str) -> int | str | None:
     """argparse type for ``--diagonals``: an integer >= 0, ``all`` (None) or ``answers``."""
-    from ..harness.tasks import LISTED
+    from nqueens_cp.harness.tasks import LISTED
 
     if text.strip().lower() == "all":
         return None
@@ -109,7 +109,7 @@ def failure_summary(results: Any) -> str:
 
 
 def add_parser(subparsers: Any) -> None:
-    from ..reports.render import FORMATS
+    from nqueens_cp.reports.render import FORMATS
 
     parser = subparsers.add_parser(
         "compare",
@@ -193,14 +193,14 @@ def add_parser(subparsers: Any) -> None:
 
 def _task(args: argparse.Namespace, make_task: Any) -> Any:
     """The task the options ask for, or a ``UsageError`` for options that do not fit it."""
-    from . import UsageError
+    from nqueens_cp.cli import UsageError
 
     if args.files is not None or args.task == "files":
         if args.files is None:
             raise UsageError("--task files needs --files GLOB")
         if args.task not in ("all", "files") or args.unique or args.preplaced is not None:
             raise UsageError("--files runs its own task: it takes no --task, --unique or --preplaced")
-        from ..harness.tasks import load_instance_files
+        from nqueens_cp.harness.tasks import load_instance_files
 
         task = load_instance_files(args.files, args.diagonals, args.answers)
         if args.n is not None:
@@ -232,9 +232,9 @@ def _task(args: argparse.Namespace, make_task: Any) -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..backends.configuration import Configuration
-    from ..harness.comparison import ComparisonRequest, run_comparison
-    from ..harness.configs import (
+    from nqueens_cp.backends.framework.configuration import Configuration
+    from nqueens_cp.harness.comparison import ComparisonRequest, run_comparison
+    from nqueens_cp.harness.configs import (
         default_configuration_texts,
         default_largest_n,
         default_left_out,
@@ -244,14 +244,14 @@ def run(args: argparse.Namespace) -> int:
         refuse_unfixable,
         split_list,
     )
-    from ..harness.runner import RunRequest, default_memory_limit_mb
-    from ..harness.tasks import make_task
-    from ..progress import Progress
-    from ..reports.files import OutputFiles
+    from nqueens_cp.harness.runner import RunRequest, default_memory_limit_mb
+    from nqueens_cp.harness.tasks import make_task
+    from nqueens_cp.reports.files import OutputFiles
+    from nqueens_cp.system.progress import Progress
 
     memory_limit = args.memory_limit if args.memory_limit is not None else default_memory_limit_mb()
     if args.unique and args.task not in ("all", "count"):
-        from . import UsageError
+        from nqueens_cp.cli import UsageError
 
         raise UsageError("--unique applies to --task all and count only")
     task = _task(args, make_task)
@@ -272,7 +272,7 @@ def run(args: argparse.Namespace) -> int:
     if args.baseline is not None:
         baseline = Configuration.parse(args.baseline).label
         if baseline not in labels:
-            from . import UsageError
+            from nqueens_cp.cli import UsageError
 
             raise UsageError(f"--baseline {args.baseline!r} is not one of the configurations ({', '.join(labels)})")
     outputs = OutputFiles.in_directory(args.out, args.format)
@@ -288,7 +288,7 @@ def run(args: argparse.Namespace) -> int:
         memory_limit_mb=memory_limit, certify=args.certify, largest_n=largest_n, left_out=left_out,
     )
     if left_out:
-        from ..reports.tables import left_out_line
+        from nqueens_cp.reports.tables import left_out_line
 
         sys.stderr.write(f"nqueens-cp: {left_out_line(left_out.items())}\n")
     bar: Progress | None = None
@@ -303,7 +303,7 @@ def run(args: argparse.Namespace) -> int:
     warned: list[OSError] = []
 
     def size_done(n: int, partial: ComparisonResults) -> None:
-        from ..reports.live import size_line
+        from nqueens_cp.reports.live import size_line
 
         line = f"nqueens-cp: {size_line(partial, n)}\n"
         if bar is None:
@@ -355,12 +355,12 @@ def _repeat_command(args: argparse.Namespace, labels: list[str], baseline: str, 
 
 def _write_outputs(args: argparse.Namespace, outputs: OutputFiles, results: ComparisonResults) -> None:
     """The report on stdout, then every output file as one atomic set."""
-    from ..errors import OutputError
+    from nqueens_cp.core.errors import OutputError
 
     boards = None
     if args.format == "html":  # solved here, outside reports/ (which solves nothing)
-        from ..harness.gallery import solve_gallery
-        from ..reports.summary import sizes
+        from nqueens_cp.harness.gallery import solve_gallery
+        from nqueens_cp.reports.summary import sizes
 
         boards = solve_gallery(sizes(results))
     rendered = outputs.render(results, args.format, boards)
@@ -388,8 +388,8 @@ def _exit_status(results: ComparisonResults) -> int:
             "see the Failures section\n"
         )
         return 1
-    from ..harness.results import SIZE_NO_ANSWER
-    from . import EXIT_STOPPED
+    from nqueens_cp.cli import EXIT_STOPPED
+    from nqueens_cp.harness.results import SIZE_NO_ANSWER
 
     if results.outcome == SIZE_NO_ANSWER:
         sys.stderr.write(f"nqueens-cp: {results.verdict_line()}: not everything was answered\n")

@@ -12,10 +12,10 @@ import argparse
 import sys
 from typing import Any
 
-from ..checker import solution_problems
-from ..errors import ModelFileError
-from .common import add_board_arguments, board_instance
-from .output import draw_queens
+from nqueens_cp.cli.common import add_board_arguments, board_instance
+from nqueens_cp.cli.output import draw_queens
+from nqueens_cp.core.checker import solution_problems
+from nqueens_cp.core.errors import ModelFileError
 
 
 def add_parser(subparsers: Any) -> None:
@@ -43,7 +43,7 @@ def _read(path: str) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..export.decode import board_from_literals, parse_solver_output, size_mismatch
+    from nqueens_cp.export.decode import board_from_literals, parse_solver_output, size_mismatch
 
     instance, described = board_instance(args)
     source = "stdin" if args.file == "-" else args.file

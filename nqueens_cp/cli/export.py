@@ -6,10 +6,10 @@ import argparse
 import sys
 from typing import Any
 
-from ..errors import ModelFileError
-from ..models.cnf import ENCODINGS
-from . import UsageError
-from .common import add_board_arguments, board_instance
+from nqueens_cp.cli import UsageError
+from nqueens_cp.cli.common import add_board_arguments, board_instance
+from nqueens_cp.core.errors import ModelFileError
+from nqueens_cp.models.cnf import ENCODINGS
 
 #: Kept here (not imported from the writers) so that ``--help`` imports nothing heavy.
 FORMAT_CHOICES = ("dimacs", "cpsat", "minizinc", "opb", "xcsp3", "asp", "smt2", "smt2-int", "lp", "mps")
@@ -39,8 +39,8 @@ def add_parser(subparsers: Any) -> None:
 
 def _completion_text(args: argparse.Namespace) -> str:
     """The Essence' completion .param of the Excluded Diagonals instance in ``--instance``."""
-    from ..excluded_diagonals import to_completion
-    from ..instance_files import read_excluded_diagonals
+    from nqueens_cp.instances.excluded_diagonals import to_completion
+    from nqueens_cp.instances.files import read_excluded_diagonals
 
     if args.instance is None or args.n is not None:
         raise UsageError("--completion translates an Excluded Diagonals --instance FILE (and takes no N)")
@@ -57,7 +57,7 @@ def _completion_text(args: argparse.Namespace) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..export.writers import export_model, write_text_atomic
+    from nqueens_cp.export.writers import export_model, write_text_atomic
 
     if args.completion:
         text = _completion_text(args)

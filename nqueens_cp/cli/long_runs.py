@@ -15,8 +15,8 @@ import sys
 from contextlib import nullcontext
 from typing import ContextManager
 
-from ..instance import Instance
-from ..oeis import A000170, published_count
+from nqueens_cp.core.instance import Instance
+from nqueens_cp.core.oeis import A000170, published_count
 
 #: The serial ``bitboard`` count of n = 18 on the benchmark machine: median of 3 (41.1 s, 33.0 s,
 #: 42.1 s), ``python benchmarks/bench_constellations.py --n 18 --repeat 3 --parallel``.
@@ -56,7 +56,7 @@ def count_note(instance: Instance, backend: str, unique: bool) -> str | None:
     checked, and what it will cost; None when there is a published count (or pre-placed queens)."""
     if instance.fixed or instance.blocked or published_count(instance, unique=unique) is not None:
         return None
-    from ..progress import format_seconds
+    from nqueens_cp.system.progress import format_seconds
 
     last, ratio, step = _growth()
     cost = format_seconds(count_seconds(instance.n))
@@ -81,7 +81,7 @@ def long_run(args: argparse.Namespace, instance: Instance, what: str) -> Context
     and for an empty board's count by ``bitboard`` the estimated total (see the module docstring)."""
     if not sys.stderr.isatty():
         return nullcontext()
-    from ..progress import Ticker
+    from nqueens_cp.system.progress import Ticker
 
     expected = None
     if what == "count" and args.backend == "bitboard" and not (instance.fixed or instance.blocked):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Iterable, TextIO
 
-from ..instance import Solution
+from nqueens_cp.core.instance import Solution
 
 if TYPE_CHECKING:
     import numpy as np
@@ -43,7 +43,7 @@ def emit_solution(solution: Solution, out: TextIO, *, output_format: str = "text
 def write_columns(columns: npt.NDArray[np.int32], out: TextIO, *, output_format: str = "text") -> None:
     """Write a solution given as a numpy array, in the format of :func:`format_solution`, slice by
     slice as bytes (a compiled formatter), with a few MB of text in memory at a time."""
-    from ..searches.columns_text import decimal_text
+    from nqueens_cp.searches.columns_text import decimal_text
 
     out.flush()
     binary = out.buffer if hasattr(out, "buffer") else None

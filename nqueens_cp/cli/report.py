@@ -26,8 +26,8 @@ EXIT_STATUSES = (
 
 
 def add_parser(subparsers: Any) -> None:
-    from ..reports.render import FORMATS
-    from .common import number
+    from nqueens_cp.cli.common import number
+    from nqueens_cp.reports.render import FORMATS
 
     parser = subparsers.add_parser(
         "report",
@@ -62,8 +62,8 @@ def add_parser(subparsers: Any) -> None:
 
 def load_results(name: str) -> Any:
     """The ``ComparisonResults`` saved in file ``name``; ``ResultsFileError`` naming the file otherwise."""
-    from ..errors import ResultsFileError
-    from ..harness.results import ComparisonResults
+    from nqueens_cp.core.errors import ResultsFileError
+    from nqueens_cp.harness.results import ComparisonResults
 
     path = Path(name)
     try:
@@ -79,7 +79,7 @@ def load_results(name: str) -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
-    from . import UsageError
+    from nqueens_cp.cli import UsageError
 
     if sum(x is not None for x in (args.results, args.compare, args.merge)) != 1:
         raise UsageError("give one of RESULTS.json, --merge A.json B.json ... or --compare BASE.json NEW.json")
@@ -88,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
     if args.compare is None and args.fail_slower is not None:
         raise UsageError("--fail-slower applies to --compare only")
     if args.alpha is None:
-        from ..reports.two_runs import DEFAULT_ALPHA
+        from nqueens_cp.reports.two_runs import DEFAULT_ALPHA
 
         args.alpha = DEFAULT_ALPHA
     if not args.alpha < 1:
@@ -101,14 +101,14 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run_single(args: argparse.Namespace) -> int:
-    from ..atomic import atomic_write
-    from ..errors import OutputExistsError
-    from ..reports.render import render
-    from ..reports.tables import build_report
-    from . import UsageError
+    from nqueens_cp.cli import UsageError
+    from nqueens_cp.core.errors import OutputExistsError
+    from nqueens_cp.reports.render import render
+    from nqueens_cp.reports.tables import build_report
+    from nqueens_cp.system.atomic import atomic_write
 
     if args.merge is not None:
-        from ..harness.merge import merge_results
+        from nqueens_cp.harness.merge import merge_results
 
         results = merge_results([(name, load_results(name)) for name in args.merge])
     else:
@@ -122,7 +122,7 @@ def _run_single(args: argparse.Namespace) -> int:
         scatter = (args.scatter[0], args.scatter[1])
     plot = None
     if args.plot is not None:
-        from ..reports.plot import runtime_plot_png
+        from nqueens_cp.reports.plot import runtime_plot_png
 
         target = Path(args.plot)
         if target.exists() and not args.force:
@@ -135,16 +135,16 @@ def _run_single(args: argparse.Namespace) -> int:
     if args.plots is not None and args.format != "html":
         shown.update(_write_plots(Path(args.plots), results, scatter, force=args.force))
     if args.format == "html":
-        from ..harness.gallery import solve_gallery
-        from ..reports.html_page import build_html_report
-        from ..reports.summary import sizes
+        from nqueens_cp.harness.gallery import solve_gallery
+        from nqueens_cp.reports.html_page import build_html_report
+        from nqueens_cp.reports.summary import sizes
 
         sys.stdout.write(build_html_report(results, solve_gallery(sizes(results)), scatter=scatter))
     else:
         sys.stdout.write(render(build_report(results, plot=shown["runtime"], cactus=shown["cactus"],
                                              scatter=shown["scatter"]), args.format))
-    from ..harness.results import SIZE_NO_ANSWER
-    from . import EXIT_STOPPED
+    from nqueens_cp.cli import EXIT_STOPPED
+    from nqueens_cp.harness.results import SIZE_NO_ANSWER
 
     if results.failures:
         return 1
@@ -153,9 +153,9 @@ def _run_single(args: argparse.Namespace) -> int:
 
 def _write_plots(directory: Path, results: Any, scatter: tuple[str, str] | None, *, force: bool) -> dict[str, str]:
     """runtime.png, cactus.png and scatter.png (those with something to draw) in ``directory``: name -> path."""
-    from ..atomic import atomic_write_all
-    from ..errors import OutputError, OutputExistsError
-    from ..reports.plot import figure_png, report_figures
+    from nqueens_cp.core.errors import OutputError, OutputExistsError
+    from nqueens_cp.reports.plot import figure_png, report_figures
+    from nqueens_cp.system.atomic import atomic_write_all
 
     drawn = report_figures(results, scatter)
     pngs = {name: png for name, figure in (("runtime", drawn.runtime), ("cactus", drawn.cactus),
@@ -173,8 +173,8 @@ def _write_plots(directory: Path, results: Any, scatter: tuple[str, str] | None,
 
 
 def _run_compare(args: argparse.Namespace) -> int:
-    from ..reports.render import render
-    from ..reports.two_runs import build_comparison_report, compare_runs
+    from nqueens_cp.reports.render import render
+    from nqueens_cp.reports.two_runs import build_comparison_report, compare_runs
 
     base_name, new_name = args.compare
     base, new = load_results(base_name), load_results(new_name)

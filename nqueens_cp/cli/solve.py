@@ -6,14 +6,17 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any, TextIO
 
-from ..backends.defaults import DEFAULT_BACKENDS, LOCAL_SEARCH_FROM_N, Question, default_backend
-from ..backends.registry import create_backend
-from ..errors import SearchBoundError, SearchStoppedError
-from ..instance import Instance
-from . import EXIT_STOPPED
-from .certify import add_certify_arguments, run_certified, wants_certificate
-from .checked import AnswerCheck, InvalidAnswerError
-from .common import (
+from nqueens_cp.backends.framework.defaults import (
+    DEFAULT_BACKENDS,
+    LOCAL_SEARCH_FROM_N,
+    Question,
+    default_backend,
+)
+from nqueens_cp.backends.framework.registry import create_backend
+from nqueens_cp.cli import EXIT_STOPPED
+from nqueens_cp.cli.certify import add_certify_arguments, run_certified, wants_certificate
+from nqueens_cp.cli.checked import AnswerCheck, InvalidAnswerError
+from nqueens_cp.cli.common import (
     add_backend_options,
     add_board_arguments,
     backend_name,
@@ -21,14 +24,16 @@ from .common import (
     board_instance,
     integer,
 )
-from .long_runs import announce_count, long_run
-from .output import emit_solution, write_columns
-from .split_run import add_parallel_arguments, run_split, wants_split
+from nqueens_cp.cli.long_runs import announce_count, long_run
+from nqueens_cp.cli.output import emit_solution, write_columns
+from nqueens_cp.cli.split_run import add_parallel_arguments, run_split, wants_split
+from nqueens_cp.core.errors import SearchBoundError, SearchStoppedError
+from nqueens_cp.core.instance import Instance
 
 if TYPE_CHECKING:
-    from ..backends.base import Backend
+    from nqueens_cp.backends.framework.base import Backend
 
-#: How each question of :data:`~nqueens_cp.backends.defaults.DEFAULT_BACKENDS` is asked on ``solve``.
+#: How each question of :data:`~nqueens_cp.backends.framework.defaults.DEFAULT_BACKENDS` is asked on ``solve``.
 DEFAULT_HELP = {"first": "the first solution", "count": "--count or --unique", "all": "--all"}
 
 #: Boards drawn with ``--show`` at most (a drawing has n² squares).
@@ -85,7 +90,7 @@ def add_parser(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from . import UsageError
+    from nqueens_cp.cli import UsageError
 
     instance, described = board_instance(args)
     if args.show and instance.n > SHOW_MAX_N:
@@ -187,7 +192,7 @@ def _matches_published(count: int, instance: Instance, unique: bool, *, streamed
     """Whether ``count`` is the published count of ``instance`` (true when none is published); if
     not, says so on stderr (the backend is wrong: exit status 1 follows). ``streamed``: the count
     is that of the solutions ``--all`` has written."""
-    from ..oeis import published_count
+    from nqueens_cp.core.oeis import published_count
 
     known = published_count(instance, unique=unique)
     if known is None or count == known[0]:
@@ -203,7 +208,7 @@ def _matches_published(count: int, instance: Instance, unique: bool, *, streamed
 def _approximate_count(count: int, tolerance: float, backend: Any, instance: Instance, unique: bool) -> int:
     """Print an approximate count with its bound; when a published count lies outside the bound,
     print nothing on stdout, say on stderr what came back, and return exit status 1."""
-    from ..oeis import published_count
+    from nqueens_cp.core.oeis import published_count
 
     bound = f"within a factor {1 + tolerance:g} of the true count"
     known = published_count(instance, unique=unique)

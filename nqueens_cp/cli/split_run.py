@@ -10,11 +10,11 @@ import argparse
 import sys
 from typing import Any
 
-from ..errors import NQueensError, SubProblemError
-from ..instance import Instance
-from .checked import AnswerCheck, InvalidAnswerError
-from .common import integer
-from .output import emit_solution
+from nqueens_cp.cli.checked import AnswerCheck, InvalidAnswerError
+from nqueens_cp.cli.common import integer
+from nqueens_cp.cli.output import emit_solution
+from nqueens_cp.core.errors import NQueensError, SubProblemError
+from nqueens_cp.core.instance import Instance
 
 #: The flags that make a ``--count`` / ``--all`` run a split run, by argparse destination.
 SPLIT_FLAGS = {
@@ -123,7 +123,7 @@ def wants_split(args: argparse.Namespace) -> bool:
 
 def run_split(args: argparse.Namespace, instance: Instance, options: dict[str, Any]) -> int:
     """Run ``solve --count`` / ``--all`` as a split run; returns the exit status."""
-    from ..parallel import ParallelConfig, SplitRun
+    from nqueens_cp.parallel import ParallelConfig, SplitRun
 
     if args.limit is not None:
         raise NQueensError("--limit cannot be combined with a split run (--workers > 1, --split-depth, ...)")

@@ -10,8 +10,8 @@ The models themselves, and their sizes, are in :mod:`nqueens_cp.models`.
 
 from __future__ import annotations
 
-from .decode import Board, SolverAnswer, board_from_literals, parse_solver_output
-from .writers import (
+from nqueens_cp.export.decode import Board, SolverAnswer, board_from_literals, parse_solver_output
+from nqueens_cp.export.writers import (
     FORMAT_SUFFIXES,
     FORMATS,
     asp_text,

@@ -18,10 +18,10 @@ import math
 import re
 from dataclasses import dataclass
 
-from ..checker import solution_problems
-from ..errors import ModelFileError
-from ..instance import Instance, Solution
-from ..models.reduction import reduce_instance, uses_reduction
+from nqueens_cp.core.checker import solution_problems
+from nqueens_cp.core.errors import ModelFileError
+from nqueens_cp.core.instance import Instance, Solution
+from nqueens_cp.models.reduction import reduce_instance, uses_reduction
 
 __all__ = ["Board", "SolverAnswer", "board_from_literals", "parse_solver_output", "size_mismatch"]
 
@@ -100,7 +100,7 @@ def parse_solver_output(text: str, source: str = "solver output") -> SolverAnswe
 class Board:
     """The queens a model places, read row by row.
 
-    ``solution`` is the board as a :data:`~nqueens_cp.instance.Solution` when every row holds
+    ``solution`` is the board as a :data:`~nqueens_cp.core.instance.Solution` when every row holds
     exactly one queen (validity is then for the checker to judge), else ``None``; ``problems``
     lists the rows that do not.
     """
@@ -111,8 +111,8 @@ class Board:
     problems: tuple[str, ...]
 
     def _repr_svg_(self) -> str:
-        """The queens drawn as SVG, shown by Jupyter (:func:`nqueens_cp.board.board_svg`)."""
-        from ..board import board_svg
+        """The queens drawn as SVG, shown by Jupyter (:func:`nqueens_cp.core.board.board_svg`)."""
+        from nqueens_cp.core.board import board_svg
 
         return board_svg(self.queens, n=self.n)
 

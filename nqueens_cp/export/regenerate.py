@@ -16,9 +16,9 @@ import argparse
 from pathlib import Path
 from typing import Sequence
 
-from ..instance import Instance
-from ..models.cnf import ENCODINGS
-from .writers import FORMAT_SUFFIXES, export_model, write_text_atomic
+from nqueens_cp.core.instance import Instance
+from nqueens_cp.export.writers import FORMAT_SUFFIXES, export_model, write_text_atomic
+from nqueens_cp.models.cnf import ENCODINGS
 
 __all__ = ["EXAMPLE_FORMATS", "EXAMPLE_N", "example_models", "main", "regenerate"]
 

@@ -16,15 +16,15 @@ import importlib.util
 import os
 from typing import Callable
 
-from ..arguments import require_instance
-from ..atomic import atomic_write
-from ..errors import BackendOptionError, BackendUnavailableError
-from ..instance import Instance
-from ..models.amo import AMO_ENCODERS
-from ..models.cnf import QueensCnf, build_cnf, check_encoding
-from ..models.reduction import uses_reduction
-from ..models.text import minizinc_text, opb_text, placed_text
-from ..models.xcsp3 import xcsp3_text
+from nqueens_cp.core.arguments import require_instance
+from nqueens_cp.core.errors import BackendOptionError, BackendUnavailableError
+from nqueens_cp.core.instance import Instance
+from nqueens_cp.models.amo import AMO_ENCODERS
+from nqueens_cp.models.cnf import QueensCnf, build_cnf, check_encoding
+from nqueens_cp.models.reduction import uses_reduction
+from nqueens_cp.models.text import minizinc_text, opb_text, placed_text
+from nqueens_cp.models.xcsp3 import xcsp3_text
+from nqueens_cp.system.atomic import atomic_write
 
 #: The encoding ``dimacs`` exports by default: the documented, readable seqcounter (the ``sat``
 #: backend's own default is chosen for enumeration speed and may differ).
@@ -135,7 +135,7 @@ def cpsat_text(instance: Instance) -> str:
     """The ``cpsat`` backend's model of ``instance`` as protobuf text (``CpModelProto``), ``#`` comments first."""
     require_instance(instance)
     _require("ortools", "ortools")
-    from ..models.cpsat import build_cpsat_model
+    from nqueens_cp.models.cpsat import build_cpsat_model
 
     built = build_cpsat_model(instance)
     n = instance.n
@@ -167,7 +167,7 @@ def cpsat_text(instance: Instance) -> str:
 def asp_text(instance: Instance) -> str:
     """The ``asp`` backend's logic program of ``instance`` (facts and rules; ``clingo FILE 0`` enumerates)."""
     require_instance(instance)
-    from ..models.asp import asp_program
+    from nqueens_cp.models.asp import asp_program
 
     return asp_program(instance).text
 
@@ -175,7 +175,7 @@ def asp_text(instance: Instance) -> str:
 def smt2_bool_text(instance: Instance) -> str:
     """The ``smt`` backend's Boolean model of ``instance`` as SMT-LIB 2 (z3's cardinality extensions)."""
     require_instance(instance)
-    from ..models.smt import smt2_text
+    from nqueens_cp.models.smt import smt2_text
 
     return smt2_text(instance, "bool")
 
@@ -183,7 +183,7 @@ def smt2_bool_text(instance: Instance) -> str:
 def smt2_int_text(instance: Instance) -> str:
     """The ``smt`` backend's integer model of ``instance`` (three ``distinct``) as SMT-LIB 2, logic QF_LIA."""
     require_instance(instance)
-    from ..models.smt import smt2_text
+    from nqueens_cp.models.smt import smt2_text
 
     return smt2_text(instance, "int")
 
@@ -191,7 +191,7 @@ def smt2_int_text(instance: Instance) -> str:
 def lp_text(instance: Instance) -> str:
     """The ``mip`` backend's 0-1 program of ``instance`` in CPLEX LP format."""
     require_instance(instance)
-    from ..models.mip import lp_text as write
+    from nqueens_cp.models.mip import lp_text as write
 
     return write(instance)
 
@@ -199,7 +199,7 @@ def lp_text(instance: Instance) -> str:
 def mps_text(instance: Instance) -> str:
     """The ``mip`` backend's 0-1 program of ``instance`` in free MPS format."""
     require_instance(instance)
-    from ..models.mip import mps_text as write
+    from nqueens_cp.models.mip import mps_text as write
 
     return write(instance)
 

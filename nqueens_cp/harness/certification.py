@@ -21,16 +21,16 @@ from __future__ import annotations
 import multiprocessing
 from typing import Any, Sequence
 
-from ..instance import Instance
-from .results import FAIL, NOT_RUN, PASS, Check, RunStatus
-from .runner import RunResult
-from .tasks import Task
+from nqueens_cp.core.instance import Instance
+from nqueens_cp.harness.results import FAIL, NOT_RUN, PASS, Check, RunStatus
+from nqueens_cp.harness.runner import RunResult
+from nqueens_cp.harness.tasks import Task
 
 
 def _certify_child(connection: Any, instance: Instance, every: bool) -> None:
     """In the child: certify ``instance`` and send ``(kind, count, text)`` back."""
-    from ..backends.sat import SatBackend
-    from ..errors import NQueensError
+    from nqueens_cp.backends.sat import SatBackend
+    from nqueens_cp.core.errors import NQueensError
 
     try:
         found: list[object] = []

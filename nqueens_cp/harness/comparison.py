@@ -17,14 +17,14 @@ from dataclasses import dataclass, field
 from types import FrameType
 from typing import Callable, Iterator, Mapping
 
-from ..interrupts import rearm_python_handlers
-from .configs import Configuration
-from .environment import collect_environment, now_iso
-from .results import NOT_RUN, Check, ComparisonResults, RunRecord, Settings
-from .runner import Runner, RunRequest, RunResult, plan, run_plan
-from .tasks import Task
-from .validation import validate
-from .worker import CPU_MEASURE
+from nqueens_cp.harness.configs import Configuration
+from nqueens_cp.harness.environment import collect_environment, now_iso
+from nqueens_cp.harness.results import NOT_RUN, Check, ComparisonResults, RunRecord, Settings
+from nqueens_cp.harness.runner import Runner, RunRequest, RunResult, plan, run_plan
+from nqueens_cp.harness.tasks import Task
+from nqueens_cp.harness.validation import validate
+from nqueens_cp.harness.worker import CPU_MEASURE
+from nqueens_cp.system.interrupts import rearm_python_handlers
 
 
 @dataclass(frozen=True)
@@ -120,7 +120,7 @@ def run_comparison(
         n = pending[0].record.n
         checks.extend(validate(request.task, pending))
         if request.certify:
-            from .certification import certificate_checks
+            from nqueens_cp.harness.certification import certificate_checks
 
             checks.extend(certificate_checks(request.task, pending, request.timeout))
         pending.clear()

@@ -1,4 +1,4 @@
-"""The configurations a comparison runs (see :class:`~nqueens_cp.backends.configuration.Configuration`).
+"""The configurations a comparison runs (see :class:`~nqueens_cp.backends.framework.configuration.Configuration`).
 
 Every configuration is validated before anything runs, by constructing its backend: an unknown
 backend, an unknown option or a bad value raises an ``NQueensError`` (exit status 2 on the
@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ..backends.configuration import Configuration
-from ..backends.registry import backend_class, backend_names
-from ..errors import BackendOptionError, NQueensError
+from nqueens_cp.backends.framework.configuration import Configuration
+from nqueens_cp.backends.framework.registry import backend_class, backend_names
+from nqueens_cp.core.errors import BackendOptionError, NQueensError
 
 __all__ = ["DEFAULT_LARGEST_N", "DEFAULT_VARIANTS", "Configuration", "default_configuration_texts", "parse_configurations", "split_list"]
 

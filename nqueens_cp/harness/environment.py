@@ -10,7 +10,7 @@ import sys
 from importlib import metadata
 from pathlib import Path
 
-from .results import Environment
+from nqueens_cp.harness.results import Environment
 
 #: Distributions whose versions a report records.
 REPORTED_PACKAGES = ("nqueens-cp", "ortools", "python-sat", "tabulate", "matplotlib", "numpy")

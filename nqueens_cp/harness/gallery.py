@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from ..checker import is_valid_solution
-from ..instance import Instance, Solution
+from nqueens_cp.core.checker import is_valid_solution
+from nqueens_cp.core.instance import Instance, Solution
 
 #: The board whose fundamental solutions the gallery shows when the comparison covered it.
 GALLERY_N = 8
@@ -47,7 +47,7 @@ def gallery_n(ns: Sequence[int]) -> int:
 
 def solve_gallery(ns: Sequence[int]) -> Gallery:
     """The gallery of a comparison of the board sizes ``ns``."""
-    from ..backends.registry import create_backend
+    from nqueens_cp.backends.framework.registry import create_backend
 
     small = gallery_n(ns)
     fundamental = tuple(s for s in create_backend("backtrack").solutions(Instance(small), unique=True)

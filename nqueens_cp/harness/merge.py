@@ -15,9 +15,9 @@ import dataclasses
 import shlex
 from typing import Sequence
 
-from ..errors import ResultsFileError
-from .configs import Configuration
-from .results import Check, ComparisonResults, InstanceKey, MergedRun, RunRecord
+from nqueens_cp.core.errors import ResultsFileError
+from nqueens_cp.harness.configs import Configuration
+from nqueens_cp.harness.results import Check, ComparisonResults, InstanceKey, MergedRun, RunRecord
 
 
 def merge_results(named: Sequence[tuple[str, ComparisonResults]]) -> ComparisonResults:

@@ -18,10 +18,10 @@ import typing
 from dataclasses import dataclass
 from typing import Any, Union
 
-from ..backends.base import ModelSize
-from ..errors import ResultsFileError
-from .configs import Configuration
-from .tasks import TaskInfo
+from nqueens_cp.backends.framework.base import ModelSize
+from nqueens_cp.core.errors import ResultsFileError
+from nqueens_cp.harness.configs import Configuration
+from nqueens_cp.harness.tasks import TaskInfo
 
 #: Version of the JSON layout; bump it when a field changes meaning or disappears. 2: CPU time
 #: includes child processes (``RunRecord.children_cpu_time``), runs of merged files
@@ -392,7 +392,7 @@ class ComparisonResults:
         try:
             import pandas
         except ImportError:
-            from ..errors import NQueensError
+            from nqueens_cp.core.errors import NQueensError
 
             raise NQueensError("the DataFrame needs pandas: pip install 'nqueens-cp[analysis]'") from None
         return pandas.read_csv(io.StringIO(self.to_csv()), keep_default_na=False,

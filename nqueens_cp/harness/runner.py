@@ -29,12 +29,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
-from ..instance import Instance, Solution
-from ..processes import kill_tree, physical_memory_mb, resident_kb
-from .configs import Configuration
-from .results import GAVE_UP, RunRecord, RunStatus
-from .tasks import Task
-from .worker import WorkerJob, WorkerReport, worker_main
+from nqueens_cp.core.instance import Instance, Solution
+from nqueens_cp.harness.configs import Configuration
+from nqueens_cp.harness.results import GAVE_UP, RunRecord, RunStatus
+from nqueens_cp.harness.tasks import Task
+from nqueens_cp.harness.worker import WorkerJob, WorkerReport, worker_main
+from nqueens_cp.system.processes import kill_tree, physical_memory_mb, resident_kb
 
 #: Seconds a worker gets to exit after it reported, before it is killed.
 EXIT_GRACE = 5.0

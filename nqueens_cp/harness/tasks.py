@@ -14,12 +14,12 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any, ClassVar, Iterator, Mapping, Sequence
 
-from ..backends.base import Backend, ModelSize
-from ..checker import solution_problems
-from ..errors import NQueensError
-from ..instance import Instance, Solution
-from ..oeis import known_count
-from ..symmetry import is_canonical
+from nqueens_cp.backends.framework.base import Backend, ModelSize
+from nqueens_cp.core.checker import solution_problems
+from nqueens_cp.core.errors import NQueensError
+from nqueens_cp.core.instance import Instance, Solution
+from nqueens_cp.core.oeis import known_count
+from nqueens_cp.core.symmetry import is_canonical
 
 
 @dataclass(frozen=True)
@@ -210,7 +210,7 @@ class FirstSolution(Task):
 class Completion(Task):
     """Complete random partial boards: ``instances`` boards per n with ``preplaced`` queens each.
 
-    The boards come from :func:`nqueens_cp.completion.completion_instances` (reproducible from
+    The boards come from :func:`nqueens_cp.instances.completion.completion_instances` (reproducible from
     ``seed``). Each run asks for one completion; a configuration that answers "none" where
     another found a valid completion fails the ``answer`` check.
     """
@@ -234,7 +234,7 @@ class Completion(Task):
         return "unknown (NP-complete)"
 
     def instances(self, n: int) -> tuple[Instance, ...]:
-        from ..completion import completion_instances
+        from nqueens_cp.instances.completion import completion_instances
 
         return completion_instances(n, self.preplaced, self.instances_per_n, self.seed)
 
@@ -262,7 +262,7 @@ class InstanceFiles(Task):
     """One solution (or a proof of none) for each instance read from files.
 
     The instances are Excluded Diagonals or n-Queens Completion ``.param`` files of CSPLib problem
-    079 (:mod:`nqueens_cp.instance_files`), read once by :func:`load_instance_files`. Each run asks
+    079 (:mod:`nqueens_cp.instances.files`), read once by :func:`load_instance_files`. Each run asks
     for one solution; every board is checked by the independent checker, a configuration that
     answers "none" where another found a solution fails the ``answer`` check, and when an answers
     file gives the instance's verdict (the paper's solver), each configuration's answer is compared
@@ -339,7 +339,7 @@ def load_instance_files(
     import glob
     import os
 
-    from ..instance_files import answer_of, listed_diagonals, load_instance_file, read_answers
+    from nqueens_cp.instances.files import answer_of, listed_diagonals, load_instance_file, read_answers
 
     if diagonals == LISTED and not answers:
         raise NQueensError(f"--diagonals {LISTED} needs --answers FILE.tsv (the numbers of diagonals to take)")

@@ -30,11 +30,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-from ..backends.configuration import Configuration
-from ..instance import Instance
-from .results import FAIL, NOT_RUN, PASS, Check, CheckStatus, RunStatus
-from .runner import RunResult
-from .tasks import Task
+from nqueens_cp.backends.framework.configuration import Configuration
+from nqueens_cp.core.instance import Instance
+from nqueens_cp.harness.results import FAIL, NOT_RUN, PASS, Check, CheckStatus, RunStatus
+from nqueens_cp.harness.runner import RunResult
+from nqueens_cp.harness.tasks import Task
 
 #: How many missing or extra solutions a check names (the totals are always given).
 EXAMPLES = 5
@@ -298,7 +298,7 @@ def _compare_existence(task: Task, instance: Instance, answered: Sequence[RunRes
 
 def count_tolerance(config: str) -> float:
     """The relative tolerance a configuration states for its counts (0 for an exact counter)."""
-    from ..errors import NQueensError
+    from nqueens_cp.core.errors import NQueensError
 
     try:
         return float(getattr(Configuration.parse(config, available=False).create(), "count_tolerance", 0.0))

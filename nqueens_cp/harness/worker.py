@@ -35,12 +35,17 @@ from dataclasses import dataclass
 from itertools import islice
 from typing import Any
 
-from ..backends.base import Backend, ModelSize
-from ..errors import ModelTooLargeError, SearchBoundError, SearchStoppedError, describe_exception
-from ..fingerprint import FingerprintAccumulator
-from ..instance import Instance, Solution
-from ..processes import children_usage, die_with_parent, limit_address_space, peak_resident_kb
-from .tasks import Task
+from nqueens_cp.backends.framework.base import Backend, ModelSize
+from nqueens_cp.core.errors import (
+    ModelTooLargeError,
+    SearchBoundError,
+    SearchStoppedError,
+    describe_exception,
+)
+from nqueens_cp.core.fingerprint import FingerprintAccumulator
+from nqueens_cp.core.instance import Instance, Solution
+from nqueens_cp.harness.tasks import Task
+from nqueens_cp.system.processes import children_usage, die_with_parent, limit_address_space, peak_resident_kb
 
 #: Solutions pulled from a backend between two pauses of the clock.
 CHUNK = 512

@@ -50,7 +50,7 @@ from dataclasses import dataclass
 from math import isqrt
 from typing import Callable, Protocol, Sequence
 
-from ..errors import BackendOptionError
+from nqueens_cp.core.errors import BackendOptionError
 
 __all__ = [
     "AMO_ENCODERS",

@@ -30,12 +30,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from ..errors import BackendOptionError
-from ..instance import Instance
-from ..symmetry import SYMMETRIES
-from .geometry import ModelSize
-from .lines import LineModel, build_line_model
-from .text import blocked_text, placed_text
+from nqueens_cp.core.errors import BackendOptionError
+from nqueens_cp.core.instance import Instance
+from nqueens_cp.core.symmetry import SYMMETRIES
+from nqueens_cp.models.geometry import ModelSize
+from nqueens_cp.models.lines import LineModel, build_line_model
+from nqueens_cp.models.text import blocked_text, placed_text
 
 Formulation = Literal["lines", "pairwise"]
 #: The ASP formulations, the default first.

@@ -25,9 +25,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..instance import Instance
-from .geometry import ModelSize
-from .reduction import reduce_instance
+from nqueens_cp.core.instance import Instance
+from nqueens_cp.models.geometry import ModelSize
+from nqueens_cp.models.reduction import reduce_instance
 
 #: The formulations of ``build``.
 BUILDS: tuple[str, ...] = ("lines", "squares")

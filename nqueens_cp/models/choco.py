@@ -30,8 +30,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .geometry import ModelSize
-from .rows import RowModel
+from nqueens_cp.models.geometry import ModelSize
+from nqueens_cp.models.rows import RowModel
 
 if TYPE_CHECKING:
     from pychoco import Model

@@ -40,14 +40,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Sequence
 
-from ..arguments import require_bool, require_instance
-from ..errors import BackendOptionError
-from ..instance import Instance, Solution
-from ..symmetry import require_symmetric
-from .amo import AMO_ENCODERS, atmost_one
-from .geometry import ModelSize, lines
-from .lex_leader import add_cnf_lex_leader
-from .reduction import reduce_instance, uses_reduction
+from nqueens_cp.core.arguments import require_bool, require_instance
+from nqueens_cp.core.errors import BackendOptionError
+from nqueens_cp.core.instance import Instance, Solution
+from nqueens_cp.core.symmetry import require_symmetric
+from nqueens_cp.models.amo import AMO_ENCODERS, atmost_one
+from nqueens_cp.models.geometry import ModelSize, lines
+from nqueens_cp.models.lex_leader import add_cnf_lex_leader
+from nqueens_cp.models.reduction import reduce_instance, uses_reduction
 
 if TYPE_CHECKING:
     from pysat.formula import CNF, IDPool

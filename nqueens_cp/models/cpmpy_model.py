@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .rows import RowModel
+from nqueens_cp.models.rows import RowModel
 
 
 @dataclass(frozen=True)

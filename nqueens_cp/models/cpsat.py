@@ -26,12 +26,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, Mapping, cast
 
-from ..arguments import require_bool, require_instance
-from ..instance import Instance
-from ..symmetry import require_symmetric
-from .geometry import ModelSize, lines
-from .lex_leader import add_cpsat_lex_leader
-from .reduction import reduce_instance, uses_reduction
+from nqueens_cp.core.arguments import require_bool, require_instance
+from nqueens_cp.core.instance import Instance
+from nqueens_cp.core.symmetry import require_symmetric
+from nqueens_cp.models.geometry import ModelSize, lines
+from nqueens_cp.models.lex_leader import add_cpsat_lex_leader
+from nqueens_cp.models.reduction import reduce_instance, uses_reduction
 
 if TYPE_CHECKING:
     from ortools.sat.python import cp_model

@@ -1,29 +1,29 @@
 """Lex-leader symmetry breaking for the CP-SAT and CNF models (``--unique``).
 
 A solution ``q`` (``q[row] == col``) is the representative of its symmetry class when it is the
-lexicographically smallest of its 8 images (see :mod:`nqueens_cp.symmetry`). The lex-leader
+lexicographically smallest of its 8 images (see :mod:`nqueens_cp.core.symmetry`). The lex-leader
 constraints state exactly that, inside the model: ``q <=lex g(q)`` for each of the 7 symmetries
 ``g`` other than the identity. Every class keeps exactly one member, the same one
-:func:`nqueens_cp.symmetry.canonical` picks, so the models' solution sets equal the canonical filter.
+:func:`nqueens_cp.core.symmetry.canonical` picks, so the models' solution sets equal the canonical filter.
 
-Each symmetry is ``g(q)[i] = m(v[j])`` as defined in :mod:`nqueens_cp.symmetry`: ``v`` is ``q``
+Each symmetry is ``g(q)[i] = m(v[j])`` as defined in :mod:`nqueens_cp.core.symmetry`: ``v`` is ``q``
 or its inverse permutation ``p``, ``j`` is ``i`` or ``n-1-i`` and ``m`` is the identity or
 ``x -> n-1-x``. Equivalently, ``g(q)[i] == c`` holds exactly when a queen stands on one square,
-:meth:`~nqueens_cp.symmetry.Symmetry.square`, which is how the CNF reads it.
+:meth:`~nqueens_cp.core.symmetry.Symmetry.square`, which is how the CNF reads it.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Sequence
 
-from ..symmetry import SYMMETRIES, Symmetry
+from nqueens_cp.core.symmetry import SYMMETRIES, Symmetry
 
 if TYPE_CHECKING:
     from ortools.sat.python import cp_model
     from pysat.formula import CNF, IDPool
 
 
-#: The 7 symmetries other than the identity, from :data:`nqueens_cp.symmetry.SYMMETRIES`.
+#: The 7 symmetries other than the identity, from :data:`nqueens_cp.core.symmetry.SYMMETRIES`.
 NON_IDENTITY: tuple[Symmetry, ...] = SYMMETRIES[1:]
 
 

@@ -19,11 +19,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable
 
-from ..arguments import require_bool, require_instance
-from ..instance import Instance, Solution
-from ..symmetry import require_symmetric
-from .geometry import ModelSize, Square, lines
-from .reduction import Reduction, reduce_instance, uses_reduction
+from nqueens_cp.core.arguments import require_bool, require_instance
+from nqueens_cp.core.instance import Instance, Solution
+from nqueens_cp.core.symmetry import require_symmetric
+from nqueens_cp.models.geometry import ModelSize, Square, lines
+from nqueens_cp.models.reduction import Reduction, reduce_instance, uses_reduction
 
 
 @dataclass(frozen=True)

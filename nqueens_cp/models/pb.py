@@ -20,11 +20,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import combinations
 
-from ..errors import BackendOptionError
-from ..instance import Instance
-from .geometry import ModelSize
-from .lex_leader import lex_leader_clauses
-from .lines import LineModel, build_line_model
+from nqueens_cp.core.errors import BackendOptionError
+from nqueens_cp.core.instance import Instance
+from nqueens_cp.models.geometry import ModelSize
+from nqueens_cp.models.lex_leader import lex_leader_clauses
+from nqueens_cp.models.lines import LineModel, build_line_model
 
 #: The PB formulations, the default first.
 FORMULATIONS: tuple[str, ...] = ("lines", "clauses")

@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterator, Mapping
 
-from ..instance import Instance, Solution
+from nqueens_cp.core.instance import Instance, Solution
 
 
 @dataclass(frozen=True)

@@ -20,10 +20,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from ..arguments import require_instance
-from ..instance import Instance, Solution
-from .geometry import ModelSize
-from .reduction import reduce_instance, uses_reduction
+from nqueens_cp.core.arguments import require_instance
+from nqueens_cp.core.instance import Instance, Solution
+from nqueens_cp.models.geometry import ModelSize
+from nqueens_cp.models.reduction import reduce_instance, uses_reduction
 
 
 @dataclass(frozen=True)

@@ -26,10 +26,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 from math import isqrt
 
-from ..errors import BackendOptionError
-from .amo import AMO_ENCODERS, Cost, atmost_one_size
-from .geometry import ModelSize
-from .lines import line_model_size
+from nqueens_cp.core.errors import BackendOptionError
+from nqueens_cp.models.amo import AMO_ENCODERS, Cost, atmost_one_size
+from nqueens_cp.models.geometry import ModelSize
+from nqueens_cp.models.lines import line_model_size
 
 __all__ = [
     "CLOSED_FORMS",

@@ -25,15 +25,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..arguments import require_bool, require_instance
-from ..errors import BackendOptionError, NQueensError
-from ..instance import Instance, Solution
-from ..symmetry import require_symmetric
-from .geometry import ModelSize
-from .lex_leader import lex_leader_clauses
-from .lines import build_line_model
-from .reduction import reduce_instance, uses_reduction
-from .text import blocked_text, placed_text
+from nqueens_cp.core.arguments import require_bool, require_instance
+from nqueens_cp.core.errors import BackendOptionError, NQueensError
+from nqueens_cp.core.instance import Instance, Solution
+from nqueens_cp.core.symmetry import require_symmetric
+from nqueens_cp.models.geometry import ModelSize
+from nqueens_cp.models.lex_leader import lex_leader_clauses
+from nqueens_cp.models.lines import build_line_model
+from nqueens_cp.models.reduction import reduce_instance, uses_reduction
+from nqueens_cp.models.text import blocked_text, placed_text
 
 #: The SMT models, the default first.
 MODELS: tuple[str, ...] = ("bool", "int")

@@ -8,11 +8,11 @@ function returns the whole file, deterministically.
 
 from __future__ import annotations
 
-from ..arguments import require_instance
-from ..instance import Instance
-from .geometry import lines as board_lines
-from .geometry import square_variable
-from .reduction import reduce_instance, uses_reduction
+from nqueens_cp.core.arguments import require_instance
+from nqueens_cp.core.instance import Instance
+from nqueens_cp.models.geometry import lines as board_lines
+from nqueens_cp.models.geometry import square_variable
+from nqueens_cp.models.reduction import reduce_instance, uses_reduction
 
 
 def placed_text(instance: Instance) -> str:

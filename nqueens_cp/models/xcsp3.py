@@ -16,10 +16,10 @@ no assignment satisfies.
 
 from __future__ import annotations
 
-from ..arguments import require_instance
-from ..instance import Instance
-from .rows import RowModel, row_model
-from .text import blocked_text, placed_text
+from nqueens_cp.core.arguments import require_instance
+from nqueens_cp.core.instance import Instance
+from nqueens_cp.models.rows import RowModel, row_model
+from nqueens_cp.models.text import blocked_text, placed_text
 
 
 def _term(index: int, offset: int) -> str:

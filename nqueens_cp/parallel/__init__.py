@@ -12,8 +12,8 @@
 Nothing here imports Dask until a Dask executor is made.
 """
 
-from .checkpoint import CheckpointStore, MemoryStore, ResultStore
-from .executors import (
+from nqueens_cp.parallel.checkpoint import CheckpointStore, MemoryStore, ResultStore
+from nqueens_cp.parallel.executors import (
     EXECUTOR_NAMES,
     DaskExecutor,
     InlineExecutor,
@@ -21,9 +21,9 @@ from .executors import (
     ThreadTaskExecutor,
     make_executor,
 )
-from .planning import ParallelConfig, RunPlan, default_batches, default_depth, plan_run
-from .run import SolvedSubProblem, SplitCount, SplitRun
-from .split import (
+from nqueens_cp.parallel.planning import ParallelConfig, RunPlan, default_batches, default_depth, plan_run
+from nqueens_cp.parallel.run import SolvedSubProblem, SplitCount, SplitRun
+from nqueens_cp.parallel.split import (
     SplitPlan,
     SubProblem,
     expand,
@@ -31,7 +31,7 @@ from .split import (
     split_constellations,
     split_instance,
 )
-from .tasks import SubResult, SubTask, solve_subproblem
+from nqueens_cp.parallel.tasks import SubResult, SubTask, solve_subproblem
 
 __all__ = [
     "EXECUTOR_NAMES",

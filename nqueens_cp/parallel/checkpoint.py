@@ -6,7 +6,7 @@ A checkpoint file has two tables:
   instance (``n`` and pre-placed queens), the backend and its options, the split depth, whether
   the first-row mirror was used, the task (``count``, ``all``, ``count-unique``, ``all-unique``) and
   the number of sub-problems. Opening a file made for any other run raises
-  :class:`~nqueens_cp.errors.CheckpointError`.
+  :class:`~nqueens_cp.core.errors.CheckpointError`.
 * ``results``: one row per finished sub-problem (index, prefix, count, the zlib-compressed packed
   solutions for ``--all``, seconds, worker, checksum). ``index`` is the primary key, so a
   sub-problem can never be recorded twice.
@@ -20,7 +20,7 @@ Each result is committed in its own transaction as it arrives (WAL journal), so 
 any moment, ``kill -9`` included, loses at most the sub-problems that were still running; only
 the process that owns the run writes to the file. One run per file at a time: the store holds an
 exclusive ``flock`` on the file while it is open, and a second run is refused with
-:class:`~nqueens_cp.errors.CheckpointLockedError`.
+:class:`~nqueens_cp.core.errors.CheckpointLockedError`.
 """
 
 from __future__ import annotations
@@ -36,9 +36,9 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, Iterator, Mapping, Sequence
 
-from ..errors import CheckpointError, CheckpointLockedError
-from .split import SubProblem
-from .tasks import SubResult
+from nqueens_cp.core.errors import CheckpointError, CheckpointLockedError
+from nqueens_cp.parallel.split import SubProblem
+from nqueens_cp.parallel.tasks import SubResult
 
 #: Bumped when the file layout changes; files of another version are refused.
 FORMAT_VERSION = 2
@@ -167,8 +167,8 @@ class CheckpointStore(ResultStore):
     """Results committed to the SQLite file ``path`` one by one, for a run described by ``header``.
 
     A new (or empty) file is initialised with ``header``; an existing one must carry exactly the
-    same header, or :class:`~nqueens_cp.errors.CheckpointError` is raised. The file is locked
-    while the store is open (:class:`~nqueens_cp.errors.CheckpointLockedError` if another store
+    same header, or :class:`~nqueens_cp.core.errors.CheckpointError` is raised. The file is locked
+    while the store is open (:class:`~nqueens_cp.core.errors.CheckpointLockedError` if another store
     holds it). Rows failing their checksum are deleted on opening; their indices and prefixes
     are in :attr:`rejected`.
     """

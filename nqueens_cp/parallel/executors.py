@@ -26,10 +26,10 @@ from dataclasses import dataclass
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Iterator
 
-from ..arguments import require_int
-from ..errors import NQueensError
-from ..processes import die_with_parent, exit_when_gone
-from .tasks import SubResult, SubTask, solve_subproblem
+from nqueens_cp.core.arguments import require_int
+from nqueens_cp.core.errors import NQueensError
+from nqueens_cp.parallel.tasks import SubResult, SubTask, solve_subproblem
+from nqueens_cp.system.processes import die_with_parent, exit_when_gone
 
 if TYPE_CHECKING:  # the process pool's modules are imported when a pool is made (0.02 s)
     import concurrent.futures

@@ -2,7 +2,7 @@
 
 :func:`plan_run` makes every decision of a run before anything is sent out, from the
 :class:`ParallelConfig`, the backend's declared capabilities
-(:attr:`~nqueens_cp.backends.base.Backend.counts_constellation_batches` and the methods it
+(:attr:`~nqueens_cp.backends.framework.base.Backend.counts_constellation_batches` and the methods it
 declares) and the checkpoint's header, read once:
 
 * **split kind**: batches of start constellations for a count of an empty board (n >= 4) by a
@@ -30,14 +30,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from ..arguments import require_bool, require_int, require_str
-from ..backends.base import Backend
-from ..backends.configuration import Configuration
-from ..errors import CheckpointError, InvalidArgumentError, NQueensError
-from ..instance import Instance
-from .checkpoint import read_header
-from .executors import EXECUTOR_NAMES
-from .split import SplitPlan, split_constellations, split_instance
+from nqueens_cp.backends.framework.base import Backend
+from nqueens_cp.backends.framework.configuration import Configuration
+from nqueens_cp.core.arguments import require_bool, require_int, require_str
+from nqueens_cp.core.errors import CheckpointError, InvalidArgumentError, NQueensError
+from nqueens_cp.core.instance import Instance
+from nqueens_cp.parallel.checkpoint import read_header
+from nqueens_cp.parallel.executors import EXECUTOR_NAMES
+from nqueens_cp.parallel.split import SplitPlan, split_constellations, split_instance
 
 #: Local workers allowed per core: more only adds processes or threads fighting for the cores.
 MAX_WORKERS_PER_CORE = 8
@@ -83,7 +83,7 @@ class ParallelConfig:
     verify_with: str | None = None
 
     def __post_init__(self) -> None:
-        """Wrong types or values raise :class:`~nqueens_cp.errors.InvalidArgumentError` naming the field."""
+        """Wrong types or values raise :class:`~nqueens_cp.core.errors.InvalidArgumentError` naming the field."""
         require_int(self.workers, "ParallelConfig.workers", minimum=1)
         require_str(self.executor, "ParallelConfig.executor", optional=True)
         if self.executor is not None and self.executor not in EXECUTOR_NAMES:

@@ -14,7 +14,7 @@ per-sub-problem results, such as a mergeable solution-set fingerprint.
 
 A sub-problem whose attempt fails (the backend raises, or its worker process dies) is put back
 and tried again, up to ``max_attempts`` attempts in all; then the run stops with
-:class:`~nqueens_cp.errors.SubProblemError`. Results committed to a checkpoint stay there, so the
+:class:`~nqueens_cp.core.errors.SubProblemError`. Results committed to a checkpoint stay there, so the
 same command run again retries only what is missing.
 
 Every decision (split kind and size, executor, checker) is made once, before anything runs, by
@@ -31,20 +31,20 @@ from collections import deque
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, TextIO
 
-from ..arguments import require_bool, require_instance, require_mapping, require_str
-from ..backends.registry import create_backend
-from ..errors import InvalidArgumentError, NQueensError, SubProblemError
-from ..instance import Instance, Solution
-from ..progress import Progress
-from .checkpoint import CheckpointStore, MemoryStore, ResultStore
-from .executors import WORKER_DIED, Outcome, TaskExecutor, make_executor
-from .planning import ParallelConfig, RunPlan, plan_run
-from .split import SplitPlan, SubProblem, expand
-from .tasks import SubResult, SubTask
-from .verification import Verification
+from nqueens_cp.backends.framework.registry import create_backend
+from nqueens_cp.core.arguments import require_bool, require_instance, require_mapping, require_str
+from nqueens_cp.core.errors import InvalidArgumentError, NQueensError, SubProblemError
+from nqueens_cp.core.instance import Instance, Solution
+from nqueens_cp.parallel.checkpoint import CheckpointStore, MemoryStore, ResultStore
+from nqueens_cp.parallel.executors import WORKER_DIED, Outcome, TaskExecutor, make_executor
+from nqueens_cp.parallel.planning import ParallelConfig, RunPlan, plan_run
+from nqueens_cp.parallel.split import SplitPlan, SubProblem, expand
+from nqueens_cp.parallel.tasks import SubResult, SubTask
+from nqueens_cp.parallel.verification import Verification
+from nqueens_cp.system.progress import Progress
 
 if TYPE_CHECKING:
-    from ..fingerprint import Fingerprint
+    from nqueens_cp.core.fingerprint import Fingerprint
 
 __all__ = ["ParallelConfig", "SolvedSubProblem", "SplitCount", "SplitRun"]
 
@@ -384,10 +384,10 @@ class SplitRun:
     def fingerprint(self) -> Fingerprint:
         """The fingerprint of every solution (needs ``enumerate=True``), merged sub-problem by sub-problem.
 
-        Fingerprints add over disjoint collections (see :mod:`nqueens_cp.fingerprint`), so
+        Fingerprints add over disjoint collections (see :mod:`nqueens_cp.core.fingerprint`), so
         this equals the fingerprint of a serial enumeration, whatever the split and the order.
         """
-        from ..fingerprint import Fingerprint, fingerprint_of
+        from nqueens_cp.core.fingerprint import Fingerprint, fingerprint_of
 
         if not self.enumerate:
             raise NQueensError("fingerprint() needs a run made with enumerate=True")

@@ -3,7 +3,7 @@
 This is the "cube" half of cube-and-conquer. For split depth ``K`` every consistent way of placing
 the queens of rows ``0 .. K-1`` (no two attacking each other, none attacking a pre-placed queen,
 and a pre-placed queen in one of those rows kept where it is) becomes one sub-problem:
-``instance.with_fixed(prefix)``, an ordinary :class:`~nqueens_cp.instance.Instance` that every
+``instance.with_fixed(prefix)``, an ordinary :class:`~nqueens_cp.core.instance.Instance` that every
 backend solves unchanged. The sub-problems partition the solutions of the instance: every
 solution extends exactly one prefix.
 
@@ -34,7 +34,7 @@ Each constellation already stands for its whole class of the square's 8 symmetri
 keeps the full symmetry (a row split keeps only the mirror), and the batches add up to the
 board's count and to its number of classes. A task carries only ``(i, B)``: the worker generates
 the constellations itself.
-Every canonical solution (the smallest of its 8 images, see :mod:`nqueens_cp.symmetry`) has its
+Every canonical solution (the smallest of its 8 images, see :mod:`nqueens_cp.core.symmetry`) has its
 row-0 queen in the left half or the middle, so a symmetric plan also holds every canonical one.
 """
 
@@ -43,9 +43,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Iterator
 
-from ..errors import NQueensError
-from ..instance import Instance, Solution
-from ..symmetry import MIRROR_IMAGE
+from nqueens_cp.core.errors import NQueensError
+from nqueens_cp.core.instance import Instance, Solution
+from nqueens_cp.core.symmetry import MIRROR_IMAGE
 
 
 @dataclass(frozen=True)
@@ -111,7 +111,7 @@ class SplitPlan:
 
 
 #: ``solution`` reflected left to right (column ``c`` becomes ``n - 1 - c``): the symmetry of
-#: :mod:`nqueens_cp.symmetry` that maps the left half of the first row onto the right half.
+#: :mod:`nqueens_cp.core.symmetry` that maps the left half of the first row onto the right half.
 mirror = MIRROR_IMAGE.apply
 
 

@@ -12,10 +12,10 @@ import time
 from dataclasses import dataclass
 from typing import Any, Iterator, Sequence
 
-from ..backends.base import Backend
-from ..errors import NQueensError
-from ..instance import Instance, Solution
-from ..symmetry import is_canonical
+from nqueens_cp.backends.framework.base import Backend
+from nqueens_cp.core.errors import NQueensError
+from nqueens_cp.core.instance import Instance, Solution
+from nqueens_cp.core.symmetry import is_canonical
 
 
 @dataclass(frozen=True)

@@ -3,9 +3,9 @@
 With ``verify`` every sub-problem is counted twice, by the run's backend and by the plan's
 checker (see :mod:`.planning`): a row sub-problem by another backend or kernel, a batch of start
 constellations by the checker's row search of each constellation
-(:meth:`~nqueens_cp.backends.base.Backend.recount_constellation_batch`), none of the
+(:meth:`~nqueens_cp.backends.framework.base.Backend.recount_constellation_batch`), none of the
 constellation finishing code. The first of the two counts waits for the other; any difference
-raises :class:`~nqueens_cp.errors.WrongCountError`.
+raises :class:`~nqueens_cp.core.errors.WrongCountError`.
 
 A finished total of an instance without pre-placed queens is checked against OEIS (A000170, or
 A002562 with ``unique``) where known. On a mismatch every sub-problem is counted again the same
@@ -18,15 +18,15 @@ from __future__ import annotations
 from collections import deque
 from typing import Callable, Iterator
 
-from ..backends.base import Backend
-from ..backends.configuration import Configuration
-from ..errors import WrongCountError
-from ..instance import Instance
-from ..oeis import published_count
-from .executors import Outcome
-from .planning import RunPlan
-from .split import SubProblem
-from .tasks import SubResult, SubTask
+from nqueens_cp.backends.framework.base import Backend
+from nqueens_cp.backends.framework.configuration import Configuration
+from nqueens_cp.core.errors import WrongCountError
+from nqueens_cp.core.instance import Instance
+from nqueens_cp.core.oeis import published_count
+from nqueens_cp.parallel.executors import Outcome
+from nqueens_cp.parallel.planning import RunPlan
+from nqueens_cp.parallel.split import SubProblem
+from nqueens_cp.parallel.tasks import SubResult, SubTask
 
 
 class Verification:

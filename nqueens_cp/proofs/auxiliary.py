@@ -31,8 +31,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from ..errors import CertificationError
-from .rules import attack, possible_lines
+from nqueens_cp.core.errors import CertificationError
+from nqueens_cp.proofs.rules import attack, possible_lines
 
 #: The most placements of queens tried on one component's squares (a line of n squares has n + 1).
 MAX_PLACEMENTS = 1024

@@ -2,7 +2,7 @@
 
 A count is certified when
 
-1. every solution found passes the independent checker (:mod:`nqueens_cp.checker`) and no two are
+1. every solution found passes the independent checker (:mod:`nqueens_cp.core.checker`) and no two are
    the same board;
 2. the CNF plus one *blocking clause* per solution (the negations of its queens' square variables,
    written here from the checked boards, not taken from the solver) is refuted by the DRUP proof
@@ -24,12 +24,12 @@ import time
 from dataclasses import dataclass
 from typing import Sequence
 
-from ..checker import solution_problems
-from ..errors import CertificationError
-from ..instance import Instance, Solution
-from .auxiliary import AuxiliaryCheck, check_auxiliary_clauses, clause_text
-from .drup import ProofCheck, check_drup, dimacs_text
-from .rules import no_board, possible_squares, square_map_problem, unimplied_clauses
+from nqueens_cp.core.checker import solution_problems
+from nqueens_cp.core.errors import CertificationError
+from nqueens_cp.core.instance import Instance, Solution
+from nqueens_cp.proofs.auxiliary import AuxiliaryCheck, check_auxiliary_clauses, clause_text
+from nqueens_cp.proofs.drup import ProofCheck, check_drup, dimacs_text
+from nqueens_cp.proofs.rules import no_board, possible_squares, square_map_problem, unimplied_clauses
 
 
 @dataclass(frozen=True)

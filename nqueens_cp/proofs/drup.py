@@ -8,7 +8,7 @@ format the SAT competitions ask for and that PySAT's solvers write (``with_proof
 and other checkers read the same two files.
 
 :func:`check_drup` checks forward, every lemma (no trimming), with the compiled kernel of
-:mod:`.rup_kernel`; a proof that fails raises :class:`~nqueens_cp.errors.CertificationError`
+:mod:`.rup_kernel`; a proof that fails raises :class:`~nqueens_cp.core.errors.CertificationError`
 with one line naming the failing step. :func:`dimacs_text` writes the CNF a proof is checked
 against, so that what is checked is what a reader gets.
 """
@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-from ..errors import CertificationError
+from nqueens_cp.core.errors import CertificationError
 
 #: A CNF or a proof, as text or as the bytes of a file.
 Text = str | bytes
@@ -73,7 +73,7 @@ def _header(data: bytes) -> tuple[int, int]:
 def _parse(data: bytes, what: str, *, proof: bool) -> tuple[object, object, object]:
     import numpy as np
 
-    from . import rup_kernel
+    from nqueens_cp.proofs import rup_kernel
 
     status, where, literals, starts, deletion = rup_kernel.parse_clauses(
         np.frombuffer(data, dtype=np.uint8), proof
@@ -105,7 +105,7 @@ def check_drup(cnf: Text, proof: Text) -> ProofCheck:
     lemma that does not follow by unit propagation, or a proof that ends without a conflict."""
     import numpy as np
 
-    from . import rup_kernel
+    from nqueens_cp.proofs import rup_kernel
 
     started = time.perf_counter()
     cnf_data = _as_bytes(cnf, "CNF")

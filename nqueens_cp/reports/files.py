@@ -7,12 +7,12 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..atomic import atomic_write_all
-from ..errors import OutputError, OutputExistsError
-from ..harness.gallery import Gallery
-from ..harness.results import ComparisonResults
-from .render import EXTENSIONS, render
-from .tables import build_report
+from nqueens_cp.core.errors import OutputError, OutputExistsError
+from nqueens_cp.harness.gallery import Gallery
+from nqueens_cp.harness.results import ComparisonResults
+from nqueens_cp.reports.render import EXTENSIONS, render
+from nqueens_cp.reports.tables import build_report
+from nqueens_cp.system.atomic import atomic_write_all
 
 
 @dataclass(frozen=True)
@@ -82,14 +82,14 @@ class OutputFiles:
         those with something to draw); ``boards``: the gallery of the HTML page (needed for
         ``html``); ``scatter``: the two configurations of the scatter plot (default
         :func:`~.plot.default_scatter_pair`)."""
-        from .plot import figure_png, report_figures
+        from nqueens_cp.reports.plot import figure_png, report_figures
 
         drawn = report_figures(results, scatter)
         figures = {self.plot: drawn.runtime, self.cactus: drawn.cactus, self.scatter: drawn.scatter}
         pngs = {path: png for path, figure in figures.items() if (png := figure_png(figure)) is not None}
         names = [self.report.name, self.json.name, self.csv.name] + [path.name for path in pngs]
         if fmt == "html":  # one self-contained page: the plots inline, the gallery of boards
-            from .html_page import build_html_report
+            from nqueens_cp.reports.html_page import build_html_report
 
             if boards is None:
                 raise ValueError("an HTML report needs the gallery's boards (harness.gallery.solve_gallery)")

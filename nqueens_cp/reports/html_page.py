@@ -2,7 +2,7 @@
 
 Everything is inside the page: the tables, the runtime, cactus and scatter plots as inline SVG (no
 ``runtime.png`` next to it is needed), the environment, the verdict at the top, and a gallery of
-boards drawn by :func:`nqueens_cp.board.board_svg`: every fundamental solution (one per symmetry
+boards drawn by :func:`nqueens_cp.core.board.board_svg`: every fundamental solution (one per symmetry
 class) of one small n, and the first solution of the largest n compared. No script, no stylesheet
 or font from elsewhere.
 
@@ -16,13 +16,13 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from ..board import board_svg
-from ..harness.gallery import LARGEST_DRAWN, Gallery
-from ..harness.results import ComparisonResults
-from .document import Block, Figure, Heading, Paragraph
-from .plot import ReportFigures, figure_svg, report_figures
-from .render import render_html
-from .tables import build_report
+from nqueens_cp.core.board import board_svg
+from nqueens_cp.harness.gallery import LARGEST_DRAWN, Gallery
+from nqueens_cp.harness.results import ComparisonResults
+from nqueens_cp.reports.document import Block, Figure, Heading, Paragraph
+from nqueens_cp.reports.plot import ReportFigures, figure_svg, report_figures
+from nqueens_cp.reports.render import render_html
+from nqueens_cp.reports.tables import build_report
 
 #: Width and height of the board of the largest n, in CSS pixels.
 LARGE_BOARD_PIXELS = 480

@@ -16,9 +16,9 @@ import io
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from ..harness.results import ComparisonResults, RunStatus
-from .scores import VIRTUAL_BEST, Scores, compute_scores, ranked
-from .summary import labels, sizes, table_of_cells
+from nqueens_cp.harness.results import ComparisonResults, RunStatus
+from nqueens_cp.reports.scores import VIRTUAL_BEST, Scores, compute_scores, ranked
+from nqueens_cp.reports.summary import labels, sizes, table_of_cells
 
 #: Twenty colours that stay apart (matplotlib's tab10, then the lighter tab20 shades), in order.
 COLOURS = (

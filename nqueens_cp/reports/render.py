@@ -11,7 +11,7 @@ import html
 from dataclasses import dataclass
 from typing import Callable
 
-from .document import Bullets, Code, Document, Figure, Heading, Image, Paragraph, Table
+from nqueens_cp.reports.document import Bullets, Code, Document, Figure, Heading, Image, Paragraph, Table
 
 #: Every format the renderers know, and the file extension a report in it gets.
 EXTENSIONS: dict[str, str] = {

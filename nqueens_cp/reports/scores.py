@@ -23,8 +23,8 @@ import statistics
 from dataclasses import dataclass
 from typing import Mapping, Sequence
 
-from ..harness.results import FAIL, ComparisonResults, InstanceKey, RunRecord, RunStatus
-from .summary import labels
+from nqueens_cp.harness.results import FAIL, ComparisonResults, InstanceKey, RunRecord, RunStatus
+from nqueens_cp.reports.summary import labels
 
 #: The label of the virtual best solver wherever it stands beside the configurations.
 VIRTUAL_BEST = "virtual best"

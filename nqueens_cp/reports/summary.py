@@ -5,7 +5,7 @@ from __future__ import annotations
 import statistics
 from dataclasses import dataclass
 
-from ..harness.results import ComparisonResults, RunRecord, RunStatus
+from nqueens_cp.harness.results import ComparisonResults, RunRecord, RunStatus
 
 
 @dataclass(frozen=True)

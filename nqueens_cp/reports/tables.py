@@ -4,10 +4,29 @@ from __future__ import annotations
 
 from typing import Callable, Iterable, Sequence
 
-from ..harness.results import FAIL, NOT_RUN, PASS, Check, ComparisonResults, RunStatus
-from .document import Block, Bullets, Code, Document, Figure, Heading, Image, Item, Paragraph, Table
-from .scores import PENALTIES, UNSOLVED_KINDS, VIRTUAL_BEST, Scores, compute_scores, instance_name, ranked
-from .summary import CellStats, labels, sizes, table_of_cells
+from nqueens_cp.harness.results import FAIL, NOT_RUN, PASS, Check, ComparisonResults, RunStatus
+from nqueens_cp.reports.document import (
+    Block,
+    Bullets,
+    Code,
+    Document,
+    Figure,
+    Heading,
+    Image,
+    Item,
+    Paragraph,
+    Table,
+)
+from nqueens_cp.reports.scores import (
+    PENALTIES,
+    UNSOLVED_KINDS,
+    VIRTUAL_BEST,
+    Scores,
+    compute_scores,
+    instance_name,
+    ranked,
+)
+from nqueens_cp.reports.summary import CellStats, labels, sizes, table_of_cells
 
 #: The mark of the fastest configuration in a row of the runtime table.
 BEST = "(best)"

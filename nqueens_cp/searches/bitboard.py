@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from ..instance import Instance, Solution
+from nqueens_cp.core.instance import Instance, Solution
 
 #: The largest board the compiled kernels (bitboard_kernel, constellations_numba) accept: a mask of
 #: n bits, shifted once, fits in int64. Kept here, in a module without numba, so that choosing a

@@ -48,10 +48,10 @@ from typing import Iterator, Sequence
 import numpy as np
 import numpy.typing as npt
 
-from ..compiled import compiled, inline
-from ..instance import Solution
-from ..symmetry import INVERSE, MIRROR, REVERSE
-from .bitboard import COMPILED_MAX_N as MAX_N
+from nqueens_cp.core.instance import Solution
+from nqueens_cp.core.symmetry import INVERSE, MIRROR, REVERSE
+from nqueens_cp.searches.bitboard import COMPILED_MAX_N as MAX_N
+from nqueens_cp.system.compiled import compiled, inline
 
 #: Solutions returned per call to an enumeration kernel, unless the caller chooses otherwise.
 DEFAULT_BATCH_SIZE = 8192
@@ -309,7 +309,7 @@ def iter_solution_arrays(row_masks: Sequence[int], batch_size: int = DEFAULT_BAT
 def _write_canonical(cols: Int64Array, out: Int64Array, slot: int, inverse: Int64Array, image: Int64Array) -> None:
     """Write the lexicographically smallest of the 8 images of ``cols`` into ``out[slot]``.
 
-    Image ``k`` is ``nqueens_cp.symmetry.SYMMETRIES[k]``: bit ``INVERSE`` reads the inverse
+    Image ``k`` is ``nqueens_cp.core.symmetry.SYMMETRIES[k]``: bit ``INVERSE`` reads the inverse
     permutation, bit ``REVERSE`` reads the rows backwards, bit ``MIRROR`` reflects the columns.
     """
     n = cols.shape[0]

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from ..compiled import compiled
+from nqueens_cp.system.compiled import compiled
 
 
 @compiled

@@ -38,9 +38,9 @@ import itertools
 from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator, Sequence
 
-from ..errors import NQueensError
-from ..instance import Solution
-from ..symmetry import SYMMETRIES, Symmetry
+from nqueens_cp.core.errors import NQueensError
+from nqueens_cp.core.instance import Solution
+from nqueens_cp.core.symmetry import SYMMETRIES, Symmetry
 
 #: A constellation as ``(top, bottom, left, right)``: the column of the queen of row 0, the column
 #: of the queen of row n-1, the row of the queen of column 0, the row of the queen of column n-1.
@@ -54,7 +54,7 @@ Point = tuple[int, int]
 
 def _point_maps(n: int) -> tuple[Callable[[Point], Point], ...]:
     """The 8 symmetries of the square on squares ``(row, col)``, from the one table of
-    :data:`nqueens_cp.symmetry.SYMMETRIES` (same order: identity, mirror, flip, rotate 180,
+    :data:`nqueens_cp.core.symmetry.SYMMETRIES` (same order: identity, mirror, flip, rotate 180,
     transpose, rotate 90, rotate 270, anti-transpose)."""
     return tuple(functools.partial(_map_square, symmetry, n) for symmetry in SYMMETRIES)
 
@@ -63,7 +63,7 @@ def _map_square(symmetry: Symmetry, n: int, square: Point) -> Point:
     return symmetry.map_square(n, *square)
 
 
-#: Indices in :data:`~nqueens_cp.symmetry.SYMMETRIES` of the rotations by 180 and by 90 degrees.
+#: Indices in :data:`~nqueens_cp.core.symmetry.SYMMETRIES` of the rotations by 180 and by 90 degrees.
 ROT180 = next(s.index for s in SYMMETRIES if s.name == "rotate180")
 ROT90 = next(s.index for s in SYMMETRIES if s.name == "rotate90")
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 import random
 from typing import Any, Iterator, Sequence
 
-from ..instance import Instance, Solution
+from nqueens_cp.core.instance import Instance, Solution
 
 
 def middle_out(n: int) -> list[int]:

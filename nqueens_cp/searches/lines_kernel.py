@@ -29,9 +29,9 @@ from typing import Iterator
 import numpy as np
 import numpy.typing as npt
 
-from ..compiled import compiled
-from ..errors import InvalidInstanceError
-from ..instance import Instance, Solution
+from nqueens_cp.core.errors import InvalidInstanceError
+from nqueens_cp.core.instance import Instance, Solution
+from nqueens_cp.system.compiled import compiled
 
 #: The largest board: one uint64 mask per line.
 MAX_N = 64

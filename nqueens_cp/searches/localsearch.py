@@ -23,8 +23,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..instance import Instance
-from . import localsearch_kernel as kernel
+from nqueens_cp.core.instance import Instance
+from nqueens_cp.searches import localsearch_kernel as kernel
 
 if TYPE_CHECKING:
     import numpy.typing as npt

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from ..instance import Instance, Solution
+from nqueens_cp.core.instance import Instance, Solution
 
 
 def row_solutions(instance: Instance, *, first_row_max: int | None = None) -> Iterator[Solution]:

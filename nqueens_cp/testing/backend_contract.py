@@ -19,7 +19,7 @@ another backend. A backend that declares it does not count or enumerate (``Backe
 is checked for a one-line ``NQueensError`` refusal of those instead, and on its first solutions. nqueens-cp's own contract tests (``tests/test_backends_contract.py``) are these
 functions, run against every built-in backend.
 
-A backend that counts without enumerating (``counts_only``, :mod:`nqueens_cp.backends.counting`)
+A backend that counts without enumerating (``counts_only``, :mod:`nqueens_cp.backends.framework.counting`)
 runs ``COUNT_ONLY_CHECKS`` instead: counts (exact, or within the tolerance an approximate counter
 states), one-line refusals of boards, counts with pre-placed queens and blocked squares against the
 brute-force sets, and ``unique`` counts or a one-line refusal.
@@ -32,11 +32,11 @@ from functools import cache
 from itertools import permutations
 from typing import Callable
 
-from ..backends.base import Backend
-from ..checker import is_valid_solution
-from ..errors import BackendOptionError, NQueensError, SearchBoundError
-from ..instance import Instance, Solution
-from ..oeis import A000170
+from nqueens_cp.backends.framework.base import Backend
+from nqueens_cp.core.checker import is_valid_solution
+from nqueens_cp.core.errors import BackendOptionError, NQueensError, SearchBoundError
+from nqueens_cp.core.instance import Instance, Solution
+from nqueens_cp.core.oeis import A000170
 
 
 class ContractViolation(AssertionError):
@@ -196,8 +196,8 @@ def check_unique_refuses_pre_placed_queens(backend: Backend) -> None:
 
 def check_unique_counts(backend: Backend, ns: range = range(1, 8)) -> None:
     """``unique`` yields the canonical member of every symmetry class (OEIS A002562)."""
-    from ..oeis import A002562
-    from ..symmetry import canonical
+    from nqueens_cp.core.oeis import A002562
+    from nqueens_cp.core.symmetry import canonical
 
     if _refuses(backend, "all"):
         return
@@ -290,7 +290,7 @@ def check_count_only_completion(backend: Backend, examples: int = 12, seed: int 
 
 def check_count_only_unique(backend: Backend, ns: range = range(1, 8)) -> None:
     """``unique`` counts OEIS A002562 (within the tolerance), or is refused with one line."""
-    from ..oeis import A002562
+    from nqueens_cp.core.oeis import A002562
 
     try:
         backend.count(Instance(6), unique=True)

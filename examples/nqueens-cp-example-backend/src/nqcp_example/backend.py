@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from nqueens_cp.backends import Backend
-from nqueens_cp.instance import Instance, Solution
+from nqueens_cp.core.instance import Instance, Solution
 
 
 class SetsBackend(Backend):

@@ -10,16 +10,16 @@ from itertools import islice
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterator, Mapping, Protocol
 
-from ..errors import (
+from nqueens_cp.core.errors import (
     BackendOptionError,
     BackendUnavailableError,
     ModelTooLargeError,
     NQueensError,
     did_you_mean,
 )
-from ..instance import Instance, Solution
-from ..models.geometry import ModelSize
-from ..symmetry import is_canonical, require_symmetric
+from nqueens_cp.core.instance import Instance, Solution
+from nqueens_cp.core.symmetry import is_canonical, require_symmetric
+from nqueens_cp.models.geometry import ModelSize
 
 if TYPE_CHECKING:
     import numpy as np
@@ -208,14 +208,14 @@ class Backend(ABC):
         if not isinstance(instance, Instance):
             raise BackendOptionError(f"instance must be an Instance, not {type(instance).__name__}")
         if instance.n > self.max_n:
-            from .limits import answering_backends
+            from nqueens_cp.backends.framework.limits import answering_backends
 
             raise ModelTooLargeError(
                 f"backend {self.name} takes boards up to n = {self.max_n:,} (n = {instance.n:,}); "
                 f"for one solution of a larger board use {answering_backends(instance.n, empty=not (instance.fixed or instance.blocked))}"
             )
         if answer in ("first", "count"):
-            from .limits import refuse_slow_count, refuse_slow_first
+            from nqueens_cp.backends.framework.limits import refuse_slow_count, refuse_slow_first
 
             if answer == "first":
                 refuse_slow_first(instance, self.name, self.options)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from ..instance import Instance
+from nqueens_cp.core.instance import Instance
 
 #: What is asked: the first solution; a count (of all solutions or of symmetry classes, or one
 #: representative of a class: ``--unique``); every solution, streamed.
@@ -32,7 +32,7 @@ LOCAL_SEARCH_FROM_N = 200
 def default_backend(question: Question, instance: Instance) -> str:
     """The name of the backend that answers ``question`` about ``instance`` when none is named."""
     if question == "first" and instance.n >= LOCAL_SEARCH_FROM_N:
-        from .limits import FIRST_SOLUTION_MAX_N
+        from nqueens_cp.backends.framework.limits import FIRST_SOLUTION_MAX_N
 
         beyond = instance.n > FIRST_SOLUTION_MAX_N["localsearch"] and not (instance.fixed or instance.blocked)
         return "construction" if beyond else "localsearch"

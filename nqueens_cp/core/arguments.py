@@ -1,13 +1,13 @@
 """Checks of the arguments public functions receive, so that a wrong type or value raises an
-:class:`~nqueens_cp.errors.InvalidArgumentError` naming the argument, never a ``TypeError`` from
+:class:`~nqueens_cp.core.errors.InvalidArgumentError` naming the argument, never a ``TypeError`` from
 deep inside a solver library."""
 
 from __future__ import annotations
 
 from typing import Any, Mapping
 
-from .errors import InvalidArgumentError
-from .instance import Instance
+from nqueens_cp.core.errors import InvalidArgumentError
+from nqueens_cp.core.instance import Instance
 
 
 def _shown(value: object) -> str:

@@ -1,14 +1,12 @@
 """The largest board each backend takes before refusing it with one line (the bounds of
-:mod:`~nqueens_cp.backends.limits`), found by bisection; apart from ``limits`` because it looks the
+:mod:`~nqueens_cp.backends.framework.limits`), found by bisection; apart from ``limits`` because it looks the
 backends up, and the backends' base class checks those bounds."""
 
 from __future__ import annotations
 
 from typing import Mapping
 
-from ..instance import Instance
-from ..models.cpsat import resolve_strategy
-from .limits import (
+from nqueens_cp.backends.framework.limits import (
     COUNT_MAX_N,
     CPSAT_MAX_N,
     ROW_ORDER_FIRST_MAX_N,
@@ -24,6 +22,8 @@ from .limits import (
     row_model_estimate,
     smt_estimate,
 )
+from nqueens_cp.core.instance import Instance
+from nqueens_cp.models.cpsat import resolve_strategy
 
 
 def largest_accepted_n(backend: str, options: Mapping[str, str] | None = None) -> int:
@@ -32,13 +32,13 @@ def largest_accepted_n(backend: str, options: Mapping[str, str] | None = None) -
     bisection over the bounds of this module (the memory estimates against the budget,
     :func:`budget_mb`, and the time bounds); a backend with none takes every board its class's
     ``max_n`` allows."""
-    from .registry import backend_class
+    from nqueens_cp.backends.framework.registry import backend_class
 
     options = options or {}
     counts_only = "first" not in backend_class(backend).answers
     bound = COUNT_MAX_N.get(backend) if counts_only else first_solution_bound(backend, options)
     if backend == "bdd":
-        from .bdd import BDD_MAX_N
+        from nqueens_cp.backends.bdd import BDD_MAX_N
 
         bound = BDD_MAX_N
 
@@ -59,11 +59,11 @@ def largest_accepted_n(backend: str, options: Mapping[str, str] | None = None) -
         if backend == "mip":
             return mip_estimate(board, options.get("formulation", "lines"))
         if backend == "localsearch":
-            from .localsearch import BYTES_PER_ROW as SEARCH_BYTES
+            from nqueens_cp.backends.localsearch import BYTES_PER_ROW as SEARCH_BYTES
 
             return linear_estimate("", board.n, SEARCH_BYTES[options.get("method", "swap")], as_tuple=False, instead="")
         if backend == "construction":
-            from .construction import BYTES_PER_ROW as CONSTRUCTION_BYTES
+            from nqueens_cp.backends.construction import BYTES_PER_ROW as CONSTRUCTION_BYTES
 
             return linear_estimate("", board.n, CONSTRUCTION_BYTES, as_tuple=False, instead="")
         return None

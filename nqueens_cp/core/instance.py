@@ -11,7 +11,7 @@ import operator
 from dataclasses import dataclass, field
 from typing import Iterable, Literal, Mapping, TypeAlias, cast
 
-from .errors import InvalidInstanceError
+from nqueens_cp.core.errors import InvalidInstanceError
 
 #: The largest board accepted: columns fit in int32. Each backend takes boards up to its own
 #: ``max_n`` (the complete searches and models 100,000; local search and the constructions this,
@@ -125,8 +125,8 @@ class Instance:
         return [c for c in range(self.n) if c not in blocked]
 
     def _repr_svg_(self) -> str:
-        """The board drawn as SVG, shown by Jupyter (:func:`nqueens_cp.board.board_svg`)."""
-        from .board import board_svg
+        """The board drawn as SVG, shown by Jupyter (:func:`nqueens_cp.core.board.board_svg`)."""
+        from nqueens_cp.core.board import board_svg
 
         return board_svg(n=self.n, fixed=self.fixed, blocked=self.blocked, title=str(self))
 

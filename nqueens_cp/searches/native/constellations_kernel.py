@@ -17,10 +17,16 @@ import threading
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from ..oeis import A000170, A002562
-from .bitboard import COMPILED_MAX_N as MAX_N
-from .constellations import Constellation, ConstellationCount, Finished, constellations, tally
-from .constellations_abi import (
+from nqueens_cp.core.oeis import A000170, A002562
+from nqueens_cp.searches.bitboard import COMPILED_MAX_N as MAX_N
+from nqueens_cp.searches.constellations import (
+    Constellation,
+    ConstellationCount,
+    Finished,
+    constellations,
+    tally,
+)
+from nqueens_cp.searches.native.constellations_abi import (
     CTYPES_PROTOTYPE,
     NAME,
     PLAIN,
@@ -46,14 +52,15 @@ _numba_compiled: list[Any] = []
 
 def _sources() -> tuple[Path, ...]:
     here = Path(__file__).resolve().parent
+    compiled = here.parent.parent / "system" / "compiled.py"  # its numba settings shape the code
     return (*(here / name for name in (
         "constellations_numba.py", "constellations_abi.py", "machine_code.py", "constellations_kernel.py")),
-        here.parent / "compiled.py")
+        compiled)
 
 
 def stored_code() -> tuple[Path, str, tuple[dict[str, object], bytes] | None]:
     """Where the kernel's machine code is kept, its key, and what is stored there under that key."""
-    from . import machine_code
+    from nqueens_cp.searches.native import machine_code
 
     directory = machine_code.cache_dir(Path(__file__).resolve())
     key = machine_code.cache_key(*_sources())
@@ -69,7 +76,7 @@ def _kernel() -> _FinishAll:
     with _lock:
         if _loaded:
             return _loaded[0]
-        from . import machine_code
+        from nqueens_cp.searches.native import machine_code
 
         directory, key, cached = stored_code()  # None when absent or its digest does not match
         function = _linked(cached) if cached is not None else None
@@ -92,7 +99,7 @@ def _kernel() -> _FinishAll:
 def _linked(code: tuple[dict[str, object], bytes]) -> _FinishAll | None:
     """The function of the machine ``code`` linked into this process, or None when it cannot be
     linked or counts the check board wrong."""
-    from . import machine_code
+    from nqueens_cp.searches.native import machine_code
 
     try:
         function: _FinishAll = CTYPES_PROTOTYPE(machine_code.link(*code))
@@ -112,7 +119,7 @@ def _counts_right(function: _FinishAll) -> bool:
 
 
 def _compile() -> Any:
-    from . import constellations_numba  # numba: ImportError when it is missing
+    from nqueens_cp.searches.native import constellations_numba  # numba: ImportError when it is missing
 
     return constellations_numba.compile_c_function()
 

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import random
 
-from .errors import InvalidInstanceError
-from .instance import Instance
+from nqueens_cp.core.errors import InvalidInstanceError
+from nqueens_cp.core.instance import Instance
 
 #: Fresh starts allowed per instance before the generator gives up (only for K near n).
 MAX_ATTEMPTS = 10_000

@@ -32,8 +32,8 @@ import numpy as np
 import numpy.typing as npt
 from numba.np.numpy_support import carray
 
-from ..compiled import compiled, inline
-from .constellations_abi import BATCH, NUMBA_SIGNATURE, PLAIN, ROT90, SCRATCH_ROWS
+from nqueens_cp.searches.native.constellations_abi import BATCH, NUMBA_SIGNATURE, PLAIN, ROT90, SCRATCH_ROWS
+from nqueens_cp.system.compiled import compiled, inline
 
 Int64Array = npt.NDArray[np.int64]
 

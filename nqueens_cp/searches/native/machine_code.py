@@ -116,7 +116,9 @@ def load_cached(directory: Path, name: str, key: str) -> tuple[dict[str, object]
 def store(directory: Path, name: str, key: str, header: dict[str, object], code: bytes) -> None:
     """Keep ``code`` for later processes, with its size and SHA-256 (written atomically, so a reader
     never sees half a file); a directory that cannot be written only costs the next process a compile."""
-    from ..atomic import atomic_write  # only after a compile: tempfile's import is no start-up cost
+    from nqueens_cp.system.atomic import (
+        atomic_write,  # only after a compile: tempfile's import is no start-up cost
+    )
 
     stamped = {**header, "format": FORMAT, "size": len(code), "sha256": hashlib.sha256(code).hexdigest()}
     try:

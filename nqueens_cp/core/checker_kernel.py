@@ -1,6 +1,6 @@
 """The checker's compiled loops (numba), for the answers too many or too large for Python.
 
-Like :mod:`nqueens_cp.checker` they share no code with any search: each re-derives the rules
+Like :mod:`nqueens_cp.core.checker` they share no code with any search: each re-derives the rules
 (one queen per column and per diagonal, columns on the board) from the definition. They find
 *whether* and *where* a board fails; the checker's own functions then say what failed.
 """
@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .compiled import compiled
+from nqueens_cp.system.compiled import compiled
 
 if TYPE_CHECKING:
     import numpy.typing as npt

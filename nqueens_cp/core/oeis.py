@@ -10,7 +10,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Final, Mapping
 
 if TYPE_CHECKING:
-    from .instance import Instance
+    from nqueens_cp.core.instance import Instance
 
 #: OEIS A000170, offset 0: all solutions of the n-queens problem.
 A000170: Final[Mapping[int, int]] = MappingProxyType(
@@ -44,7 +44,7 @@ A002562: Final[Mapping[int, int]] = MappingProxyType(
 
 def known_count(n: int, *, unique: bool = False) -> int | None:
     """The published count for board size ``n`` (fundamental solutions if ``unique``), or None."""
-    from .arguments import require_bool, require_int
+    from nqueens_cp.core.arguments import require_bool, require_int
 
     require_int(n, "n", minimum=0)
     require_bool(unique, "unique")

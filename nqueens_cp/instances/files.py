@@ -20,7 +20,7 @@ completion; that instance is represented with the row's first queen on a blocked
 has no solution either, so the answer is the same), since an instance holds one queen per row.
 
 A value may run over several lines; ``$`` starts a comment (Essence'), and a ``language`` line is
-skipped. Every problem is an :class:`~nqueens_cp.errors.InstanceFileError` whose message is
+skipped. Every problem is an :class:`~nqueens_cp.core.errors.InstanceFileError` whose message is
 ``FILE:LINE: why``.
 
 Answers files (:func:`read_answers`) say which Excluded Diagonals instances have a solution, in
@@ -35,9 +35,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .errors import InstanceFileError, InvalidInstanceError
-from .excluded_diagonals import Diagonal, ExcludedDiagonals
-from .instance import MAX_N, Instance
+from nqueens_cp.core.errors import InstanceFileError, InvalidInstanceError
+from nqueens_cp.core.instance import MAX_N, Instance
+from nqueens_cp.instances.excluded_diagonals import Diagonal, ExcludedDiagonals
 
 _ASSIGNMENT = re.compile(r"^\s*(?:letting\s+)?([A-Za-z_]\w*)\s*(?:=|\bbe\b)(.*)$")
 _INTEGER = re.compile(r"\s*(-?\d+)\s*")

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .errors import NQueensError
-from .instance import Instance, Solution
+from nqueens_cp.core.errors import NQueensError
+from nqueens_cp.core.instance import Instance, Solution
 
 #: The bits of a symmetry's index (see the module docstring).
 MIRROR, REVERSE, INVERSE = 1, 2, 4

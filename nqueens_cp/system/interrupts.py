@@ -235,7 +235,7 @@ class StopSignals:
 
     def _end_now(self, signum: int) -> None:
         """End the process from the watcher: children killed, the command's line, its status."""
-        from .processes import descendants
+        from nqueens_cp.system.processes import descendants
 
         for child in descendants(os.getpid()):
             with contextlib.suppress(ProcessLookupError, PermissionError):
@@ -303,7 +303,7 @@ def in_child(call: Callable[[], T]) -> T:
 
     if _active is None or threading.current_thread() is not threading.main_thread():
         return call()
-    from .processes import die_with_parent
+    from nqueens_cp.system.processes import die_with_parent
 
     rearm_python_handlers(signal.SIGINT, signal.SIGTERM)  # a library's own (Exact's) would keep them away
     parent = os.getpid()

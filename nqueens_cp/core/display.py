@@ -1,6 +1,6 @@
-"""What a notebook shows: an instance with a solution, drawn by :func:`nqueens_cp.board.board_svg`.
+"""What a notebook shows: an instance with a solution, drawn by :func:`nqueens_cp.core.board.board_svg`.
 
-:class:`BoardView` pairs an :class:`~nqueens_cp.instance.Instance` with an optional solution and
+:class:`BoardView` pairs an :class:`~nqueens_cp.core.instance.Instance` with an optional solution and
 shows itself in a notebook (``_repr_svg_``, as pandas and networkx objects do); ``Instance`` shows
 itself the same way. Solutions stay plain tuples: ``BoardView(instance, solution)`` (or
 :func:`show`) is the object to display one.
@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable
 
-from .board import BOARD_PIXELS, Line, board_svg
-from .instance import Instance, Solution
+from nqueens_cp.core.board import BOARD_PIXELS, Line, board_svg
+from nqueens_cp.core.instance import Instance, Solution
 
 
 def instance_svg(instance: Instance, solution: Solution | None = None, *, pixels: int = BOARD_PIXELS,

@@ -6,7 +6,7 @@ blocked squares crossed out on grey, and optionally some lines (a row, a column 
 squares shaded, as the docs' model pages use them to show which squares one constraint covers.
 
 Nothing of the package is imported here, so every module may draw (``Instance._repr_svg_``
-does); :mod:`nqueens_cp.display` has the objects a notebook shows.
+does); :mod:`nqueens_cp.core.display` has the objects a notebook shows.
 """
 
 from __future__ import annotations

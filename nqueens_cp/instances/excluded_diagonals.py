@@ -34,8 +34,8 @@ import random
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-from .errors import InvalidInstanceError
-from .instance import DiagonalKind, Instance, Solution, diagonal_squares
+from nqueens_cp.core.errors import InvalidInstanceError
+from nqueens_cp.core.instance import DiagonalKind, Instance, Solution, diagonal_squares
 
 
 @dataclass(frozen=True)

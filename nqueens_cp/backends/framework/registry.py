@@ -15,9 +15,9 @@ import importlib
 import inspect
 from typing import TYPE_CHECKING, Any
 
-from ..arguments import require_str
-from ..errors import BackendUnavailableError, UnknownBackendError, did_you_mean
-from .base import Backend
+from nqueens_cp.backends.framework.base import Backend
+from nqueens_cp.core.arguments import require_str
+from nqueens_cp.core.errors import BackendUnavailableError, UnknownBackendError, did_you_mean
 
 if TYPE_CHECKING:
     from importlib import metadata

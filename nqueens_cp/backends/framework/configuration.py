@@ -11,10 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..arguments import require_str
-from ..errors import BackendOptionError, UnknownBackendError
-from .base import Backend
-from .registry import backend_class, canonical_backend_name
+from nqueens_cp.backends.framework.base import Backend
+from nqueens_cp.backends.framework.registry import backend_class, canonical_backend_name
+from nqueens_cp.core.arguments import require_str
+from nqueens_cp.core.errors import BackendOptionError, UnknownBackendError
 
 
 def _jsonable(value: Any) -> Any:

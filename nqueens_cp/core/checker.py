@@ -10,7 +10,7 @@ in seconds), and names two queens of a line that holds more than one.
 What ``solve`` prints goes through the fast paths: :func:`board_problem` (a tuple, valid ones
 passed by three set sizes), :func:`columns_problem` (one numpy board, compiled from
 ``COMPILED_CHECK_FROM_N`` rows) and :func:`first_invalid_board` (a batch of boards, compiled, with
-the order of the batch); the compiled loops are in :mod:`nqueens_cp.checker_kernel`. Each says
+the order of the batch); the compiled loops are in :mod:`nqueens_cp.core.checker_kernel`. Each says
 what failed with :func:`solution_problems`.
 """
 
@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Sequence
 
-from .instance import Instance, Solution
+from nqueens_cp.core.instance import Instance, Solution
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -33,7 +33,7 @@ COMPILED_CHECK_FROM_N = 100_000
 def solution_problems(instance: Instance, solution: Sequence[int] | npt.NDArray[Any]) -> list[str]:
     """Every reason ``solution`` is not a solution of ``instance``; empty when it is valid (a tuple, or
     a numpy array of columns on the O(n) path)."""
-    from .arguments import require_instance, require_solution
+    from nqueens_cp.core.arguments import require_instance, require_solution
 
     require_instance(instance)
     require_solution(solution)
@@ -131,7 +131,7 @@ def columns_problem(instance: Instance, columns: npt.NDArray[Any]) -> str | None
     it does. From ``COMPILED_CHECK_FROM_N`` rows one compiled pass (10^8 rows in about a second)."""
     if (columns.ndim == 1 and columns.dtype.kind in "iu" and len(columns) == instance.n
             and instance.n >= COMPILED_CHECK_FROM_N):
-        from .checker_kernel import first_clash
+        from nqueens_cp.core.checker_kernel import first_clash
 
         if (first_clash(columns) < 0 and all(columns[row] == col for row, col in instance.fixed)
                 and not any(columns[row] == col for row, col in instance.blocked)):
@@ -148,7 +148,7 @@ def first_invalid_board(instance: Instance, boards: npt.NDArray[Any],
     Compiled, O(size)."""
     import numpy as np
 
-    from .checker_kernel import INVALID, first_failure
+    from nqueens_cp.core.checker_kernel import INVALID, first_failure
 
     if boards.ndim != 2 or boards.dtype.kind not in "iu" or boards.shape[1] != instance.n:
         return 0, f"not an array of boards of {instance.n} columns: {boards.dtype} of shape {boards.shape}"

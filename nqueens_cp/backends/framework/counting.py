@@ -16,9 +16,9 @@ import sys
 from abc import abstractmethod
 from typing import ClassVar, Iterator
 
-from ..errors import NQueensError
-from ..instance import Instance, Solution
-from .base import Backend
+from nqueens_cp.backends.framework.base import Backend
+from nqueens_cp.core.errors import NQueensError
+from nqueens_cp.core.instance import Instance, Solution
 
 
 class CountingBackend(Backend):

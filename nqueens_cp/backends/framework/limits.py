@@ -12,12 +12,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping
 
-from ..errors import ModelTooLargeError
-from ..instance import Instance
-from ..models.geometry import ModelSize
-from ..models.reduction import uses_reduction
-from ..models.sizes import cnf_size
-from ..processes import physical_memory_mb
+from nqueens_cp.core.errors import ModelTooLargeError
+from nqueens_cp.core.instance import Instance
+from nqueens_cp.models.geometry import ModelSize
+from nqueens_cp.models.reduction import uses_reduction
+from nqueens_cp.models.sizes import cnf_size
+from nqueens_cp.system.processes import physical_memory_mb
 
 #: Bytes one clause of a ``build_cnf`` formula costs: the Python lists of the CNF plus the solver's
 #: copy (with BYTES_PER_VARIABLE, within 5 % of the memory measured for pairwise at n = 60 and 100,
