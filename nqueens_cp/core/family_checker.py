@@ -13,6 +13,9 @@ at fault, so a caller prints the first and a test can read them all:
 - :func:`peaceable_problems`: two armies of equal size on distinct squares, no queen attacking
   one of the other army.
 
+:func:`witness_problems` dispatches on the problem and :func:`witness_value` says what a witness
+achieves (queens placed, colours used, the size of each army).
+
 The checks compare pairs of squares: O(k^2) for k pieces, O(n^4) for a colouring, which is a
 fraction of a second for every board the family's solvers reach.
 """
@@ -21,8 +24,19 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from itertools import combinations
+from typing import cast
 
-from nqueens_cp.core.problems import Rules, Square, attacks
+from nqueens_cp.core.problems import (
+    Armies,
+    Colouring,
+    Goal,
+    Placement,
+    Problem,
+    Rules,
+    Square,
+    Witness,
+    attacks,
+)
 
 #: How many failures a check names before it stops looking (a wrong witness can fail n^4 ways).
 MAX_PROBLEMS = 20
@@ -108,3 +122,31 @@ def peaceable_problems(rules: Rules, n: int, white: Iterable[Square], black: Ite
                 if len(problems) >= MAX_PROBLEMS:
                     return problems
     return problems
+
+
+def witness_value(problem: Problem, witness: Witness) -> int:
+    """What ``witness`` achieves: its number of queens (domination), of distinct colours
+    (colouring), of queens in each army (peaceable), of pieces (a placement)."""
+    goal = problem.goal
+    if goal is Goal.COLOUR:
+        return len({colour for row in cast(Colouring, witness) for colour in row})
+    if goal is Goal.PEACEABLE:
+        return len(cast(Armies, witness)[0])
+    return len(witness)
+
+
+def witness_problems(problem: Problem, n: int, witness: Witness) -> list[str]:
+    """Every reason ``witness`` is not a valid answer's witness for ``problem`` on the n x n board."""
+    goal, rules = problem.goal, problem.rules
+    try:
+        if goal is Goal.PLACE:
+            return placement_problems(rules, n, cast(Placement, witness))
+        if goal in (Goal.DOMINATE, Goal.DOMINATE_INDEPENDENT):
+            return domination_problems(rules, n, cast("frozenset[Square]", witness),
+                                       independent=goal is Goal.DOMINATE_INDEPENDENT)
+        if goal is Goal.COLOUR:
+            return colouring_problems(rules, n, cast(Colouring, witness))
+        white, black = cast(Armies, witness)
+        return peaceable_problems(rules, n, white, black)
+    except (TypeError, ValueError) as error:
+        return [f"is not a witness of {problem.value}: {error}"]

@@ -32,6 +32,15 @@ from dataclasses import dataclass
 Square = tuple[int, int]
 """A square as ``(row, column)``, both 0-based."""
 
+Placement = tuple[int, ...]
+"""n pieces, one per row: ``placement[row] == column`` (the classic solution's form)."""
+Colouring = tuple[tuple[int, ...], ...]
+"""A colour (any int) per square: ``colouring[row][column]``."""
+Armies = tuple[frozenset[Square], frozenset[Square]]
+"""The white army's squares and the black army's."""
+Witness = Placement | frozenset[Square] | Colouring | Armies
+"""What a problem's answer shows: a placement, a set of queens (domination), a colouring, two armies."""
+
 #: The knight's eight jumps.
 KNIGHT_JUMPS: tuple[Square, ...] = ((1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1))
 
