@@ -129,11 +129,9 @@ class Backend(ABC):
     #: implements the four methods under "optional: constellation batches" below (the split runs
     #: use them; every other backend is split by rows).
     counts_constellation_batches: ClassVar[bool] = False
-
-    _BATCH_METHODS: ClassVar[tuple[str, ...]] = (
-        "start_constellations", "count_constellation_batch", "recount_constellation_batch",
-        "batch_count_releases_gil",
-    )
+    #: Bytes of address space the solver library reserves at start-up and never touches (a JVM's
+    #: heap): a worker's address-space limit (compare --memory-limit) is raised by as much.
+    reserved_address_space: ClassVar[int] = 0
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -145,7 +143,13 @@ class Backend(ABC):
             if not valid:
                 raise TypeError(f"{cls.__name__}: the default {spec.default!r} of option {spec.name} is not valid")
         if cls.counts_constellation_batches:
-            missing = [name for name in cls._BATCH_METHODS if getattr(cls, name) is getattr(Backend, name)]
+            batch_methods = {
+                "start_constellations": cls.start_constellations is Backend.start_constellations,
+                "count_constellation_batch": cls.count_constellation_batch is Backend.count_constellation_batch,
+                "recount_constellation_batch": cls.recount_constellation_batch is Backend.recount_constellation_batch,
+                "batch_count_releases_gil": cls.batch_count_releases_gil is Backend.batch_count_releases_gil,
+            }
+            missing = [name for name, inherited in batch_methods.items() if inherited]
             if missing:
                 raise TypeError(f"{cls.__name__} declares counts_constellation_batches but does not "
                                 f"implement {', '.join(missing)}")
@@ -188,6 +192,11 @@ class Backend(ABC):
         reason = cls.unavailable_reason()
         if reason is not None:
             raise BackendUnavailableError(reason)
+
+    @classmethod
+    def counts_only(cls) -> bool:
+        """Whether it answers a count and nothing else (a model counter, a decision diagram)."""
+        return cls.answers == frozenset({"count"})
 
     @classmethod
     def refusal(cls, answer: str) -> str:
