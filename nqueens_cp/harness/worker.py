@@ -113,7 +113,7 @@ def repeated_hashes(hashes: array[int]) -> int:
 def execute(job: WorkerJob) -> WorkerReport:
     """Run ``job`` in this process and report (exceptions from the backend propagate)."""
     baseline = peak_resident_kb()
-    backend = job.backend_class(**dict(job.options))
+    backend = job.backend_class(memory_budget_mb=None, **dict(job.options))  # the default budget
     if job.task.asks_count:
         return _execute_count(job, backend, baseline)
     for _ in job.task.solutions(backend, WARM_UP):  # imports, lazy set-up, JIT loading: untimed

@@ -10,6 +10,13 @@ from itertools import islice
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterator, Mapping, Protocol
 
+from nqueens_cp.backends.framework.limits import (
+    answering_backends,
+    check_budget,
+    check_fits,
+    refuse_slow_count,
+    refuse_slow_first,
+)
 from nqueens_cp.core.errors import (
     BackendOptionError,
     BackendUnavailableError,
@@ -19,7 +26,7 @@ from nqueens_cp.core.errors import (
 )
 from nqueens_cp.core.instance import Instance, Solution
 from nqueens_cp.core.symmetry import is_canonical, require_symmetric
-from nqueens_cp.models.geometry import ModelSize
+from nqueens_cp.models.geometry import ModelEstimate, ModelSize
 
 if TYPE_CHECKING:
     import numpy as np
@@ -105,7 +112,10 @@ class Backend(ABC):
     ``_model_size``. The public methods here enforce the contract once for every backend: options
     are validated in the constructor (and their defaults when the class is made), arguments are
     checked, the empty board (n = 0, one empty solution) is answered here, and ``unique`` is refused
-    for instances the square's symmetries do not act on.
+    for instances the square's symmetries do not act on. A backend that builds a model declares its
+    memory by ``memory_estimate``, checked against ``memory_budget_mb`` (given to the constructor
+    beside the options; None: a quarter of the machine's memory, at most 4 GiB), and any bound of
+    its own on the boards it reaches by ``reach``.
     """
 
     name: ClassVar[str]
@@ -154,7 +164,9 @@ class Backend(ABC):
                 raise TypeError(f"{cls.__name__} declares counts_constellation_batches but does not "
                                 f"implement {', '.join(missing)}")
 
-    def __init__(self, **options: object) -> None:
+    def __init__(self, *, memory_budget_mb: float | None = None, **options: object) -> None:
+        #: The megabytes a model may take before it is refused (None: the default budget).
+        self.memory_budget_mb = check_budget(memory_budget_mb)
         specs = {spec.name: spec for spec in self.option_specs}
         unknown = sorted(set(options) - set(specs))
         if unknown:
@@ -217,15 +229,11 @@ class Backend(ABC):
         if not isinstance(instance, Instance):
             raise BackendOptionError(f"instance must be an Instance, not {type(instance).__name__}")
         if instance.n > self.max_n:
-            from nqueens_cp.backends.framework.limits import answering_backends
-
             raise ModelTooLargeError(
                 f"backend {self.name} takes boards up to n = {self.max_n:,} (n = {instance.n:,}); "
                 f"for one solution of a larger board use {answering_backends(instance.n, empty=not (instance.fixed or instance.blocked))}"
             )
         if answer in ("first", "count"):
-            from nqueens_cp.backends.framework.limits import refuse_slow_count, refuse_slow_first
-
             if answer == "first":
                 refuse_slow_first(instance, self.name, self.options)
             else:
@@ -310,6 +318,23 @@ class Backend(ABC):
         """The size of the model this backend builds for ``instance``; None for plain searches."""
         self._prepare(instance, None, unique, answer=None)
         return self._model_size(instance, unique)
+
+    def memory_estimate(self, instance: Instance) -> ModelEstimate | None:
+        """The memory of the model (or the arrays) this backend, with its options, builds for a
+        first solution of ``instance`` (a count for a count-only backend), by closed forms before
+        anything is built; None when it builds nothing that grows faster than the board."""
+        return None
+
+    def reach(self, first: bool) -> int | None:
+        """The largest board (in free rows) this backend, with its options, answers a first solution
+        of (``first``) or counts, by a bound of its own besides the memory and time bounds; None
+        when it has none."""
+        return None
+
+    def check_fits(self, estimate: ModelEstimate, backend: str | None = None) -> None:
+        """Raise ``ModelTooLargeError`` when ``estimate`` is over this backend's memory budget; the
+        refusal names ``backend`` (default: this backend's name)."""
+        check_fits(estimate, backend=backend or self.name, budget=self.memory_budget_mb)
 
     # -- hooks -------------------------------------------------------------------------------
 
