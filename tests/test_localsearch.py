@@ -163,16 +163,10 @@ def test_count_and_all_are_refused_in_one_line() -> None:
 
 
 def test_a_board_over_the_memory_budget_is_refused_before_anything_is_built() -> None:
-    from nqueens_cp.backends.framework.limits import set_budget_mb
-
-    set_budget_mb(10)
-    try:
-        with pytest.raises(ModelTooLargeError, match="over the 10 MB limit"):
-            create_backend("localsearch").first_columns(Instance(10**6))
-        with pytest.raises(ModelTooLargeError):
-            create_backend("construction").first_solution(Instance(10**6))
-    finally:
-        set_budget_mb(None)
+    with pytest.raises(ModelTooLargeError, match="over the 10 MB limit"):
+        create_backend("localsearch", memory_budget_mb=10).first_columns(Instance(10**6))
+    with pytest.raises(ModelTooLargeError):
+        create_backend("construction", memory_budget_mb=10).first_solution(Instance(10**6))
     with pytest.raises(ModelTooLargeError, match="takes boards up to n = 100,000"):
         create_backend("backtrack").first_solution(Instance(100_001))
 

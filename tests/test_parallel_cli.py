@@ -88,3 +88,16 @@ def test_help_gives_each_kind_of_workers_its_own_flag() -> None:
     assert "--search-workers W cpsat: number of CP-SAT search workers" in text
     for flag in ("--executor", "--scheduler", "--split-depth", "--checkpoint", "--retries"):
         assert flag in text
+
+
+def test_max_model_mb_reaches_the_process_pool_workers() -> None:
+    """The budget travels with each sub-problem: a worker started by forkserver refuses the CNF of
+    n = 12 (about 0.54 MB) over --max-model-mb 0.5 as this process does, instead of counting it."""
+    budget = ["--backend", "sat", "--max-model-mb", "0.5"]
+    serial = run_cli("solve", "12", "--count", *budget)
+    assert serial.returncode == 2 and "over the 0 MB limit (--max-model-mb)" in serial.stderr
+    split = run_cli("solve", "12", "--count", *budget, "--workers", "2", "--executor", "processes",
+                    "--split-depth", "1", "--retries", "0")
+    assert (split.returncode, split.stdout) == (1, ""), split.stderr
+    assert "ModelTooLargeError: sat: the pairwise CNF of n = 12" in split.stderr
+    assert "over the 0 MB limit" in split.stderr

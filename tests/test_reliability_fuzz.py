@@ -271,6 +271,6 @@ def test_every_backend_at_its_largest_board_and_one_above(argv: list[str], statu
 
 
 def test_cpsat_refuses_a_board_whose_domains_it_cannot_encode(tmp_path: Path) -> None:
-    from nqueens_cp.backends.framework.limits import CPSAT_MAX_N
+    from nqueens_cp.models.cpsat import CPSAT_MAX_N
 
     check_vector(["solve", str(CPSAT_MAX_N + 1), "--backend", "cpsat"], tmp_path / "cwd")  # aborted: exit 134

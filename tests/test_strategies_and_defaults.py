@@ -149,11 +149,11 @@ def test_cpsat_refuses_a_first_solution_whose_median_branching_cannot_fit() -> N
     """The median-column branching of ``strategy=first`` makes CP-SAT encode every domain value
     (n² literals: 3.95 GB at n = 2000, 22 GB at n = 5000 before it reached a 3-s time limit).
     The estimate says so before anything is built; smallest-column branching stays O(n)."""
-    from nqueens_cp.backends.framework.limits import cpsat_estimate
     from nqueens_cp.core.errors import ModelTooLargeError
+    from nqueens_cp.models.cpsat import cpsat_memory
 
-    assert cpsat_estimate(2000, "alldiff", median_branching=True).megabytes > 3800
-    assert cpsat_estimate(50_000, "alldiff").megabytes < 200
+    assert cpsat_memory(2000, "alldiff", median_branching=True).megabytes > 3800
+    assert cpsat_memory(50_000, "alldiff").megabytes < 200
     with pytest.raises(ModelTooLargeError, match=r"median-column branching.*option strategy=tuned"):
         create_backend("cpsat", time_limit=10).first_solution(Instance(5000))  # a time limit lifts the time bound
     done = subprocess.run([sys.executable, "-m", "nqueens_cp", "solve", "50000", "--backend", "cpsat", "--time-limit", "10"],

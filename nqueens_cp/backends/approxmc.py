@@ -22,10 +22,10 @@ from typing import ClassVar
 
 from nqueens_cp.backends.framework.base import OptionSpec
 from nqueens_cp.backends.framework.counting import CountingBackend
-from nqueens_cp.backends.framework.limits import check_fits, cnf_estimate
+from nqueens_cp.backends.sat import cnf_estimate
 from nqueens_cp.core.instance import Instance
 from nqueens_cp.models.cnf import DEFAULT_ENCODING, ENCODINGS, build_cnf
-from nqueens_cp.models.geometry import ModelSize
+from nqueens_cp.models.geometry import ModelEstimate, ModelSize
 from nqueens_cp.system.interrupts import in_child
 
 
@@ -45,8 +45,8 @@ class ApproxMcBackend(CountingBackend):
         OptionSpec("encoding", str, DEFAULT_ENCODING, "cardinality encoding of the CNF", choices=ENCODINGS),
     )
 
-    def __init__(self, **options: object) -> None:
-        super().__init__(**options)
+    def __init__(self, *, memory_budget_mb: float | None = None, **options: object) -> None:
+        super().__init__(memory_budget_mb=memory_budget_mb, **options)
         if self.options["delta"] >= 1:
             from nqueens_cp.core.errors import BackendOptionError
 
@@ -56,14 +56,17 @@ class ApproxMcBackend(CountingBackend):
     def count_tolerance(self) -> float:
         return float(self.options["epsilon"])
 
+    def memory_estimate(self, instance: Instance) -> ModelEstimate:
+        return cnf_estimate(instance, self.options["encoding"])
+
     def _model_size(self, instance: Instance, unique: bool) -> ModelSize:
-        check_fits(cnf_estimate(instance, self.options["encoding"]), backend=self.name)
+        self.check_fits(self.memory_estimate(instance))
         return build_cnf(instance, self.options["encoding"], unique=unique).size()
 
     def _count_all(self, instance: Instance, unique: bool) -> int:
         import pyapproxmc
 
-        check_fits(cnf_estimate(instance, self.options["encoding"]), backend=self.name)
+        self.check_fits(self.memory_estimate(instance))
         built = build_cnf(instance, self.options["encoding"], unique=unique)
         counter = pyapproxmc.Counter(seed=self.options["seed"], epsilon=self.options["epsilon"],
                                      delta=self.options["delta"])

@@ -14,14 +14,15 @@ fast; ``frumpy`` counts as fast but is 10 times slower on a first solution of n 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Iterator
 
 from nqueens_cp.backends.framework.base import Backend, OptionSpec
-from nqueens_cp.backends.framework.limits import asp_estimate, check_fits
+from nqueens_cp.backends.framework.limits import one_solution_instead
 from nqueens_cp.core.errors import SolverError
 from nqueens_cp.core.instance import Instance, Solution
-from nqueens_cp.models.asp import FORMULATIONS, AspProgram, asp_program
-from nqueens_cp.models.geometry import ModelSize
+from nqueens_cp.models.asp import FORMULATIONS, AspProgram, asp_memory, asp_program
+from nqueens_cp.models.geometry import ModelEstimate, ModelSize
 from nqueens_cp.system.interrupts import native_call
 
 if TYPE_CHECKING:
@@ -45,8 +46,13 @@ class AspBackend(Backend):
     )
 
     def _program(self, instance: Instance, unique: bool) -> AspProgram:
-        check_fits(asp_estimate(instance, self.options["formulation"]), backend="asp")
+        self.check_fits(self.memory_estimate(instance), "asp")
         return asp_program(instance, self.options["formulation"], unique=unique)
+
+    def memory_estimate(self, instance: Instance) -> ModelEstimate:
+        larger = self.options["formulation"] == "pairwise"
+        instead = "use option formulation=lines (a cardinality constraint per line, O(n²) ground)" if larger else one_solution_instead(instance)
+        return replace(asp_memory(instance, self.options["formulation"]), instead=instead)
 
     def _model_size(self, instance: Instance, unique: bool) -> ModelSize:
         return self._program(instance, unique).size()

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from nqueens_cp.backends.framework.base import Backend, OptionSpec
-from nqueens_cp.backends.framework.limits import refuse_row_order_first
+from nqueens_cp.backends.framework.limits import ROW_ORDER_FIRST_MAX_N, refuse_row_order_first
 from nqueens_cp.core.instance import Instance, Solution
 from nqueens_cp.core.symmetry import is_canonical
 from nqueens_cp.searches.firstfail import firstfail_first, firstfail_solutions
@@ -35,6 +35,9 @@ class BacktrackBackend(Backend):
 
     def _solutions(self, instance: Instance, limit: int | None) -> Iterator[Solution]:
         return self._search(instance, None)
+
+    def reach(self, first: bool) -> int | None:
+        return ROW_ORDER_FIRST_MAX_N if first and self.options["search"] == "rows" else None
 
     def _first_solution(self, instance: Instance) -> Solution | None:
         if self.options["search"] == "rows":

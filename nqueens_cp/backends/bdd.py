@@ -55,6 +55,9 @@ class BddBackend(CountingBackend):
     def _model_size(self, instance: Instance, unique: bool) -> ModelSize:
         return bdd_size(instance)
 
+    def reach(self, first: bool) -> int | None:
+        return BDD_MAX_N
+
     def _count_all(self, instance: Instance, unique: bool) -> int:
         if unique:
             raise NQueensError('backend bdd does not break symmetry: it cannot count unique solutions (use backend "ganak")')

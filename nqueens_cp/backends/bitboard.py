@@ -18,7 +18,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Iterator
 
 from nqueens_cp.backends.framework.base import Backend, BatchCount, OptionSpec
-from nqueens_cp.backends.framework.limits import refuse_row_order_first
+from nqueens_cp.backends.framework.limits import ROW_ORDER_FIRST_MAX_N, refuse_row_order_first
 from nqueens_cp.core.errors import BackendUnavailableError, NQueensError
 from nqueens_cp.core.instance import Instance, Solution
 from nqueens_cp.core.symmetry import SYMMETRIES, class_size
@@ -105,6 +105,9 @@ class BitboardBackend(Backend):
     def _own_search(self) -> bool:
         """Whether the boards are this class's (a subclass that yields its own says nothing of them)."""
         return type(self)._solutions is BitboardBackend._solutions
+
+    def reach(self, first: bool) -> int | None:
+        return ROW_ORDER_FIRST_MAX_N if first and self.options["search"] == "rows" else None
 
     def _first_solution(self, instance: Instance) -> Solution | None:
         if self.options["search"] == "rows":

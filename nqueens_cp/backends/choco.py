@@ -16,14 +16,15 @@ smallest column (Haralick and Elliott 1980); ``inorder`` takes rows in order, sm
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import ClassVar, Iterator
 
 from nqueens_cp.backends.framework.base import Backend, OptionSpec
-from nqueens_cp.backends.framework.limits import check_fits, row_model_estimate
+from nqueens_cp.backends.framework.limits import one_solution_instead
 from nqueens_cp.core.instance import Instance, Solution
 from nqueens_cp.models.choco import ALLDIFF_LEVELS, DIAGONALS, ChocoModel, build_choco_model, choco_size
-from nqueens_cp.models.geometry import ModelSize
-from nqueens_cp.models.rows import row_model
+from nqueens_cp.models.geometry import ModelEstimate, ModelSize
+from nqueens_cp.models.rows import row_model, row_model_memory
 from nqueens_cp.system.interrupts import native_call
 
 #: The searches of ``-O search=``.
@@ -51,8 +52,11 @@ class ChocoBackend(Backend):
     )
 
     def _build(self, instance: Instance) -> ChocoModel:
-        check_fits(row_model_estimate(instance, "Choco"), backend=self.name)
+        self.check_fits(self.memory_estimate(instance))
         return build_choco_model(row_model(instance), self.options["alldiff"], self.options["diagonals"])
+
+    def memory_estimate(self, instance: Instance) -> ModelEstimate:
+        return replace(row_model_memory(instance, "Choco"), instead=one_solution_instead(instance))
 
     def _model_size(self, instance: Instance, unique: bool) -> ModelSize:
         return choco_size(row_model(instance), self.options["diagonals"])

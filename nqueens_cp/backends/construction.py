@@ -11,8 +11,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Iterator
 
 from nqueens_cp.backends.framework.base import Backend, OptionSpec
-from nqueens_cp.backends.framework.limits import check_fits, linear_estimate
+from nqueens_cp.backends.framework.limits import linear_estimate
 from nqueens_cp.core.instance import MAX_N, Instance, Solution
+from nqueens_cp.models.geometry import ModelEstimate
 
 if TYPE_CHECKING:
     import numpy as np
@@ -36,18 +37,23 @@ class ConstructionBackend(Backend):
                    choices=("evens-odds", "bernhardsson")),
     )
 
+    def memory_estimate(self, instance: Instance) -> ModelEstimate:
+        return self._estimate(instance, as_tuple=False)
+
+    def _estimate(self, instance: Instance, *, as_tuple: bool) -> ModelEstimate:
+        """The memory of the construction's arrays, and of the answer's tuple when ``as_tuple``."""
+        return linear_estimate(f"{self.options['method']} construction", instance.n, BYTES_PER_ROW, as_tuple=as_tuple,
+                               instead="use the command line, which streams the answer" if as_tuple
+                               else "use a smaller board or raise the limit")
+
     def _first_columns(self, instance: Instance) -> npt.NDArray[np.int32] | None:
-        check_fits(linear_estimate(f"{self.options['method']} construction", instance.n, BYTES_PER_ROW,
-                                   as_tuple=False, instead="use a smaller board or raise the limit"),
-                   backend=self.name)
+        self.check_fits(self.memory_estimate(instance))
         from nqueens_cp.searches.constructions import construction
 
         return construction(instance.n, self.options["method"])
 
     def _first_solution(self, instance: Instance) -> Solution | None:
-        check_fits(linear_estimate(f"{self.options['method']} construction", instance.n, BYTES_PER_ROW,
-                                   as_tuple=True, instead="use the command line, which streams the answer"),
-                   backend=self.name)
+        self.check_fits(self._estimate(instance, as_tuple=True))
         columns = self._first_columns(instance)
         return None if columns is None else tuple(columns.tolist())
 

@@ -20,16 +20,17 @@ import re
 import shutil
 import subprocess
 import warnings
+from dataclasses import replace
 from functools import cache
 from typing import Any, ClassVar, Iterator
 
 from nqueens_cp.backends.framework.base import Backend, OptionSpec
-from nqueens_cp.backends.framework.limits import check_fits, row_model_estimate
+from nqueens_cp.backends.framework.limits import one_solution_instead
 from nqueens_cp.core.errors import BackendOptionError, did_you_mean
 from nqueens_cp.core.instance import Instance, Solution
 from nqueens_cp.models.cpmpy_model import build_cpmpy_model
-from nqueens_cp.models.geometry import ModelSize
-from nqueens_cp.models.rows import row_model
+from nqueens_cp.models.geometry import ModelEstimate, ModelSize
+from nqueens_cp.models.rows import row_model, row_model_memory
 from nqueens_cp.system.interrupts import native_call, python_signal_handlers_back
 
 #: The solvers CPMpy can hand the model to (CPMpy's order): the Python modules each needs, and the
@@ -113,8 +114,8 @@ class CpmpyBackend(Backend):
         OptionSpec("solver", str, "ortools", "CPMpy solver (any that CPMpy finds installed)"),
     )
 
-    def __init__(self, **options: object) -> None:
-        super().__init__(**options)
+    def __init__(self, *, memory_budget_mb: float | None = None, **options: object) -> None:
+        super().__init__(memory_budget_mb=memory_budget_mb, **options)
         # Checked by name only: CPMpy's own check of a solver imports its package, and
         # pychoco reserves 32 GiB of address space in the process (a comparison's parent process
         # would hand that to every worker it forks, under their address-space limit).
@@ -137,13 +138,16 @@ class CpmpyBackend(Backend):
     def option_choices(cls, spec: OptionSpec) -> tuple[Any, ...] | None:
         return installed_solvers() or None if spec.name == "solver" else spec.choices
 
+    def memory_estimate(self, instance: Instance) -> ModelEstimate:
+        return replace(row_model_memory(instance, "CPMpy"), instead=one_solution_instead(instance))
+
     def _model_size(self, instance: Instance, unique: bool) -> ModelSize:
         return row_model(instance).size()
 
     def _solutions(self, instance: Instance, limit: int | None) -> Iterator[Solution]:
         import cpmpy as cp
 
-        check_fits(row_model_estimate(instance, "CPMpy"), backend=self.name)
+        self.check_fits(self.memory_estimate(instance))
         self._check_solver()
         rows = row_model(instance)
         if not rows.feasible:
@@ -173,7 +177,7 @@ class CpmpyBackend(Backend):
     def _first_solution(self, instance: Instance) -> Solution | None:
         import cpmpy as cp
 
-        check_fits(row_model_estimate(instance, "CPMpy"), backend=self.name)
+        self.check_fits(self.memory_estimate(instance))
         self._check_solver()
         rows = row_model(instance)
         if not rows.feasible:

@@ -11,21 +11,25 @@ from __future__ import annotations
 
 import queue
 import threading
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Iterator
 
 from nqueens_cp.backends.framework.base import Backend, OptionSpec
-from nqueens_cp.backends.framework.limits import check_fits, cpsat_estimate, model_rows, refuse_cpsat_domains
-from nqueens_cp.core.errors import BackendOptionError, SearchStoppedError, SolverError
+from nqueens_cp.backends.framework.limits import answering_backends, is_empty
+from nqueens_cp.core.errors import BackendOptionError, ModelTooLargeError, SearchStoppedError, SolverError
 from nqueens_cp.core.instance import Instance, Solution
 from nqueens_cp.models.cpsat import (
+    CPSAT_MAX_N,
     STRATEGIES,
     CpSatModel,
     CpSatStrategy,
     build_cpsat_boolean_model,
     build_cpsat_model,
+    cpsat_memory,
     resolve_strategy,
 )
-from nqueens_cp.models.geometry import ModelSize
+from nqueens_cp.models.geometry import ModelEstimate, ModelSize
+from nqueens_cp.models.reduction import model_rows
 from nqueens_cp.system.interrupts import native_call
 
 if TYPE_CHECKING:
@@ -63,12 +67,31 @@ class CpSatBackend(Backend):
             raise BackendOptionError("strategy localsearch finds one solution only: it cannot enumerate or count")
         return resolve_strategy(name, task)
 
+    def memory_estimate(self, instance: Instance) -> ModelEstimate:
+        return self._estimate(instance, self._strategy("first"))
+
+    def reach(self, first: bool) -> int | None:
+        return CPSAT_MAX_N if self.options["model"] == "alldiff" else None
+
+    def _estimate(self, instance: Instance, strategy: CpSatStrategy) -> ModelEstimate:
+        """The memory of the model built for ``instance`` and searched with ``strategy``."""
+        rows, model, median = model_rows(instance), self.options["model"], strategy.encodes_every_value
+        answering = answering_backends(rows, empty=is_empty(instance))
+        if model == "boolean":
+            instead = f"use option model=alldiff or {answering}"
+        elif median:
+            instead = 'use option strategy=tuned (smallest column first, O(n) memory) or backend "localsearch"'
+        else:
+            instead = f"use {answering}"
+        return replace(cpsat_memory(rows, model, median_branching=median), instead=instead)
+
     def _build(self, instance: Instance, strategy: CpSatStrategy, unique: bool = False) -> CpSatModel:
-        if self.options["model"] == "alldiff":
-            refuse_cpsat_domains(instance.n)
-        check_fits(cpsat_estimate(model_rows(instance), self.options["model"],
-                                  median_branching=strategy.encodes_every_value,
-                                  empty=not (instance.fixed or instance.blocked)), backend="cpsat")
+        if self.options["model"] == "alldiff" and instance.n > CPSAT_MAX_N:
+            raise ModelTooLargeError(
+                f"cpsat: a row's domain of n = {instance.n} columns is too large for CP-SAT (it fully encodes fewer "
+                f"than 100,000 values; n <= {CPSAT_MAX_N}); use {answering_backends(instance.n)}"
+            )
+        self.check_fits(self._estimate(instance, strategy), "cpsat")
         build = build_cpsat_boolean_model if self.options["model"] == "boolean" else build_cpsat_model
         built = build(instance, unique=unique)
         built.branch(strategy.branching)

@@ -19,10 +19,10 @@ from typing import ClassVar
 
 from nqueens_cp.backends.framework.base import OptionSpec
 from nqueens_cp.backends.framework.counting import CountingBackend, quiet_stdout
-from nqueens_cp.backends.framework.limits import check_fits, cnf_estimate
+from nqueens_cp.backends.sat import cnf_estimate
 from nqueens_cp.core.instance import Instance
 from nqueens_cp.models.cnf import DEFAULT_ENCODING, ENCODINGS, build_cnf
-from nqueens_cp.models.geometry import ModelSize
+from nqueens_cp.models.geometry import ModelEstimate, ModelSize
 from nqueens_cp.system.interrupts import native_call
 
 
@@ -39,14 +39,17 @@ class GanakBackend(CountingBackend):
         OptionSpec("seed", int, 0, "Ganak's random seed", minimum=0),
     )
 
+    def memory_estimate(self, instance: Instance) -> ModelEstimate:
+        return cnf_estimate(instance, self.options["encoding"])
+
     def _model_size(self, instance: Instance, unique: bool) -> ModelSize:
-        check_fits(cnf_estimate(instance, self.options["encoding"]), backend=self.name)
+        self.check_fits(self.memory_estimate(instance))
         return build_cnf(instance, self.options["encoding"], unique=unique).size()
 
     def _count_all(self, instance: Instance, unique: bool) -> int:
         import pyganak
 
-        check_fits(cnf_estimate(instance, self.options["encoding"]), backend=self.name)
+        self.check_fits(self.memory_estimate(instance))
         built = build_cnf(instance, self.options["encoding"], unique=unique)
         counter = pyganak.Counter(seed=self.options["seed"])
         counter.add_clauses(built.cnf.clauses)

@@ -16,9 +16,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Iterator
 
 from nqueens_cp.backends.framework.base import Backend, OptionSpec
-from nqueens_cp.backends.framework.limits import check_fits, linear_estimate
+from nqueens_cp.backends.framework.limits import linear_estimate
 from nqueens_cp.core.errors import BackendUnavailableError, SearchBoundError
 from nqueens_cp.core.instance import MAX_N, Instance, Solution
+from nqueens_cp.models.geometry import ModelEstimate
 
 if TYPE_CHECKING:
     import numpy as np
@@ -50,15 +51,18 @@ class LocalSearchBackend(Backend):
         OptionSpec("time_limit", float, 0.0, "seconds before giving up (0: no time limit)", minimum=0),
     )
 
-    def _estimate_fits(self, instance: Instance, *, as_tuple: bool) -> None:
+    def memory_estimate(self, instance: Instance) -> ModelEstimate:
+        return self._estimate(instance, as_tuple=False)
+
+    def _estimate(self, instance: Instance, *, as_tuple: bool) -> ModelEstimate:
+        """The memory of the search's arrays, and of the answer's tuple when ``as_tuple``."""
         method = self.options["method"]
-        check_fits(linear_estimate(f"{method} local search", instance.n, BYTES_PER_ROW[method], as_tuple=as_tuple,
-                                   instead="use a smaller board, or the command line, which streams the answer"
-                                   if as_tuple else "use a smaller board or raise the limit"),
-                   backend=self.name)
+        return linear_estimate(f"{method} local search", instance.n, BYTES_PER_ROW[method], as_tuple=as_tuple,
+                               instead="use a smaller board, or the command line, which streams the answer"
+                               if as_tuple else "use a smaller board or raise the limit")
 
     def _first_columns(self, instance: Instance) -> npt.NDArray[np.int32] | None:
-        self._estimate_fits(instance, as_tuple=False)
+        self.check_fits(self._estimate(instance, as_tuple=False))
         try:
             from nqueens_cp.searches.localsearch import local_search
         except ImportError as error:
@@ -72,7 +76,7 @@ class LocalSearchBackend(Backend):
         return outcome.columns
 
     def _first_solution(self, instance: Instance) -> Solution | None:
-        self._estimate_fits(instance, as_tuple=True)
+        self.check_fits(self._estimate(instance, as_tuple=True))
         columns = self._first_columns(instance)
         return None if columns is None else tuple(columns.tolist())
 

@@ -93,8 +93,8 @@ class MiniZincBackend(Backend):
         OptionSpec("solver", str, "gecode", "MiniZinc solver (any that `minizinc --solvers` lists)"),
     )
 
-    def __init__(self, **options: object) -> None:
-        super().__init__(**options)
+    def __init__(self, *, memory_budget_mb: float | None = None, **options: object) -> None:
+        super().__init__(memory_budget_mb=memory_budget_mb, **options)
         solvers = installed_solvers()
         if solvers and self.options["solver"] not in solvers:
             raise BackendOptionError(

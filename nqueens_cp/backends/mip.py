@@ -14,16 +14,18 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
+from dataclasses import replace
 from itertools import islice
 from typing import TYPE_CHECKING, Iterator
 
 from nqueens_cp.backends.framework.base import Backend, OptionSpec
-from nqueens_cp.backends.framework.limits import check_fits, mip_estimate, model_rows
+from nqueens_cp.backends.framework.limits import one_solution_instead
 from nqueens_cp.core.errors import ModelTooLargeError, SearchStoppedError, SolverError
 from nqueens_cp.core.instance import Instance, Solution
 from nqueens_cp.core.oeis import A000170, A002562
-from nqueens_cp.models.geometry import ModelSize
-from nqueens_cp.models.mip import FORMULATIONS, INF, MipModel, build_mip_model
+from nqueens_cp.models.geometry import ModelEstimate, ModelSize
+from nqueens_cp.models.mip import FORMULATIONS, INF, MipModel, build_mip_model, mip_memory
+from nqueens_cp.models.reduction import model_rows
 from nqueens_cp.system.interrupts import native_call
 
 if TYPE_CHECKING:
@@ -63,8 +65,13 @@ class MipBackend(Backend):
     )
 
     def _model(self, instance: Instance, unique: bool) -> MipModel:
-        check_fits(mip_estimate(instance, self.options["formulation"]), backend="mip")
+        self.check_fits(self.memory_estimate(instance), "mip")
         return build_mip_model(instance, self.options["formulation"], unique=unique)
+
+    def memory_estimate(self, instance: Instance) -> ModelEstimate:
+        larger = self.options["formulation"] == "pairwise"
+        instead = "use option formulation=lines (one row per diagonal)" if larger else one_solution_instead(instance)
+        return replace(mip_memory(instance, self.options["formulation"]), instead=instead)
 
     def _model_size(self, instance: Instance, unique: bool) -> ModelSize:
         return self._model(instance, unique).size()

@@ -10,14 +10,15 @@ square variables. ``--unique`` adds the lex-leader clauses as linear constraints
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Iterator
 
 from nqueens_cp.backends.framework.base import Backend, OptionSpec
-from nqueens_cp.backends.framework.limits import check_fits, pb_estimate
+from nqueens_cp.backends.framework.limits import one_solution_instead
 from nqueens_cp.core.errors import SolverError
 from nqueens_cp.core.instance import Instance, Solution
-from nqueens_cp.models.geometry import ModelSize
-from nqueens_cp.models.pb import FORMULATIONS, PbModel, build_pb_model
+from nqueens_cp.models.geometry import ModelEstimate, ModelSize
+from nqueens_cp.models.pb import FORMULATIONS, PbModel, build_pb_model, pb_memory
 from nqueens_cp.system.interrupts import in_child, native_call, python_signal_handlers_back
 
 if TYPE_CHECKING:
@@ -36,8 +37,13 @@ class PbBackend(Backend):
     )
 
     def _model(self, instance: Instance, unique: bool) -> PbModel:
-        check_fits(pb_estimate(instance, self.options["formulation"]), backend="pb")
+        self.check_fits(self.memory_estimate(instance), "pb")
         return build_pb_model(instance, self.options["formulation"], unique=unique)
+
+    def memory_estimate(self, instance: Instance) -> ModelEstimate:
+        larger = self.options["formulation"] == "clauses"
+        instead = "use option formulation=lines (one cardinality constraint per line)" if larger else one_solution_instead(instance)
+        return replace(pb_memory(instance, self.options["formulation"]), instead=instead)
 
     def _model_size(self, instance: Instance, unique: bool) -> ModelSize:
         return self._model(instance, unique).size()

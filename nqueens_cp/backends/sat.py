@@ -12,14 +12,15 @@ which checks them without PySAT: an unsatisfiable answer or a count, certified.
 from __future__ import annotations
 
 import importlib.util
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from nqueens_cp.backends.framework.base import Backend, OptionSpec
-from nqueens_cp.backends.framework.limits import check_fits, cnf_estimate
+from nqueens_cp.backends.framework.limits import answering_backends, is_empty, one_solution_instead
 from nqueens_cp.core.errors import BackendOptionError, did_you_mean
 from nqueens_cp.core.instance import Instance, Solution
-from nqueens_cp.models.cnf import DEFAULT_ENCODING, ENCODINGS, QueensCnf, build_cnf
-from nqueens_cp.models.geometry import ModelSize
+from nqueens_cp.models.cnf import DEFAULT_ENCODING, ENCODINGS, QueensCnf, build_cnf, cnf_memory
+from nqueens_cp.models.geometry import ModelEstimate, ModelSize
 from nqueens_cp.system.interrupts import off_main_thread, raise_if_interruption
 
 if TYPE_CHECKING:
@@ -78,6 +79,17 @@ def canonical_solver_name(name: str) -> str:
     )
 
 
+
+def cnf_estimate(instance: Instance, encoding: str) -> ModelEstimate:
+    """The memory of the CNF of ``instance`` with ``encoding`` (the ``sat``, ``ganak`` and ``approxmc``
+    backends build it), with what to use when it does not fit."""
+    if encoding == "pairwise":
+        answering = answering_backends(instance.n, empty=is_empty(instance))
+        instead = f"use option encoding=seqcounter (O(n²) clauses), or for one solution {answering}"
+    else:
+        instead = one_solution_instead(instance)
+    return replace(cnf_memory(instance, encoding), instead=instead)
+
 class SatBackend(Backend):
     supports_blocked = True
     name = "sat"
@@ -91,8 +103,11 @@ class SatBackend(Backend):
         ),
     )
 
+    def memory_estimate(self, instance: Instance) -> ModelEstimate:
+        return cnf_estimate(instance, self.options["encoding"])
+
     def _build(self, instance: Instance, unique: bool) -> QueensCnf:
-        check_fits(cnf_estimate(instance, self.options["encoding"]), backend="sat")
+        self.check_fits(self.memory_estimate(instance), "sat")
         return build_cnf(instance, self.options["encoding"], unique=unique)
 
     def _model_size(self, instance: Instance, unique: bool) -> ModelSize:
@@ -107,7 +122,7 @@ class SatBackend(Backend):
     def _search(self, instance: Instance, *, unique: bool) -> Iterator[Solution]:
         """The CNF is built and solved in a thread of its own, where PySAT leaves Ctrl-C to Python
         (see :func:`~nqueens_cp.system.interrupts.off_main_thread`)."""
-        check_fits(cnf_estimate(instance, self.options["encoding"]), backend="sat")  # refused here, at once
+        self.check_fits(self.memory_estimate(instance), "sat")  # refused here, at once
         return off_main_thread(lambda: self._search_here(instance, unique), "pysat-search")
 
     def _search_here(self, instance: Instance, unique: bool) -> Iterator[Solution]:

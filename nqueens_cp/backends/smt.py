@@ -16,14 +16,15 @@ in 28 s; ``QF_LIA`` gave none in 60 s).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Iterator
 
 from nqueens_cp.backends.framework.base import Backend, OptionSpec
-from nqueens_cp.backends.framework.limits import check_fits, smt_estimate
+from nqueens_cp.backends.framework.limits import one_solution_instead
 from nqueens_cp.core.errors import SolverError
 from nqueens_cp.core.instance import Instance, Solution
-from nqueens_cp.models.geometry import ModelSize
-from nqueens_cp.models.smt import MODELS, SmtModel, build_smt_model
+from nqueens_cp.models.geometry import ModelEstimate, ModelSize
+from nqueens_cp.models.smt import MODELS, SmtModel, build_smt_model, smt_memory
 from nqueens_cp.system.interrupts import native_call
 
 if TYPE_CHECKING:
@@ -51,8 +52,13 @@ class SmtBackend(Backend):
     )
 
     def _model(self, instance: Instance, unique: bool) -> SmtModel:
-        check_fits(smt_estimate(instance, self.options["model"]), backend="smt")
+        self.check_fits(self.memory_estimate(instance), "smt")
         return build_smt_model(instance, self.options["model"], unique=unique)
+
+    def memory_estimate(self, instance: Instance) -> ModelEstimate:
+        larger = self.options["model"] == "int"
+        instead = "use option model=bool" if larger else one_solution_instead(instance)
+        return replace(smt_memory(instance, self.options["model"]), instead=instead)
 
     def _model_size(self, instance: Instance, unique: bool) -> ModelSize:
         return self._model(instance, unique).size()

@@ -20,14 +20,15 @@ import re
 import shutil
 import subprocess
 import tempfile
+from dataclasses import replace
 from typing import Callable, ClassVar, Iterator
 
 from nqueens_cp.backends.framework.base import Backend, OptionSpec
-from nqueens_cp.backends.framework.limits import check_fits, row_model_estimate
+from nqueens_cp.backends.framework.limits import one_solution_instead
 from nqueens_cp.core.errors import SolverError
 from nqueens_cp.core.instance import Instance, Solution
-from nqueens_cp.models.geometry import ModelSize
-from nqueens_cp.models.rows import row_model
+from nqueens_cp.models.geometry import ModelEstimate, ModelSize
+from nqueens_cp.models.rows import row_model, row_model_memory
 from nqueens_cp.models.xcsp3 import xcsp3_text
 
 #: The solvers of ``-O solver=`` and the jar of each, under pycsp3's ``solvers`` folder.
@@ -91,11 +92,14 @@ class Xcsp3Backend(Backend):
             return "backend xcsp3: the installed pycsp3 has no ACE jar: pip install --force-reinstall pycsp3"
         return None
 
+    def memory_estimate(self, instance: Instance) -> ModelEstimate:
+        return replace(row_model_memory(instance, "ACE"), instead=one_solution_instead(instance))
+
     def _model_size(self, instance: Instance, unique: bool) -> ModelSize:
         return row_model(instance).size()
 
     def _solutions(self, instance: Instance, limit: int | None) -> Iterator[Solution]:
-        check_fits(row_model_estimate(instance, "ACE"), backend=self.name)
+        self.check_fits(self.memory_estimate(instance))
         model = row_model(instance)
         if not model.feasible:  # ACE refuses a file whose constraints no value satisfies
             return

@@ -65,7 +65,7 @@ def run_certified(
         given.insert(0, "--workers")
     if given:
         raise NQueensError(f"--certify runs one solver: no {given[0]}")
-    backend = create_backend("sat", **options)
+    backend = create_backend("sat", memory_budget_mb=args.max_model_mb, **options)
     assert isinstance(backend, SatBackend)
     out = sys.stdout
     found: list[Solution] = []

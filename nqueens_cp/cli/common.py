@@ -183,12 +183,9 @@ def _takers(option: str) -> str:
 
 
 def backend_options(args: argparse.Namespace) -> dict[str, Any]:
-    """The backend options given on the command line, by backend option name; applies ``--max-model-mb``.
-    With ``args.backend`` chosen, an option it does not take but another backend does is refused
+    """The backend options given on the command line, by backend option name (``--max-model-mb`` is
+    not one: it is the backend's ``memory_budget_mb``). With ``args.backend`` chosen, an option it does not take but another backend does is refused
     naming that backend (``--encoding seqcounter``: add ``--backend sat``)."""
-    from nqueens_cp.backends.framework.limits import set_budget_mb
-
-    set_budget_mb(getattr(args, "max_model_mb", None))
     options: dict[str, Any] = {}
     for name in OPTION_FLAGS:
         value = getattr(args, name, None)

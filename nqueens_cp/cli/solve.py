@@ -107,7 +107,7 @@ def run(args: argparse.Namespace) -> int:
         announce_count(args, instance)
     if wants_split(args):  # refuses split flags without --count/--all
         return run_split(args, instance, options)
-    backend = create_backend(args.backend, **options)
+    backend = create_backend(args.backend, memory_budget_mb=args.max_model_mb, **options)
     out = sys.stdout
     if args.limit == 0:  # zero asked, zero given: not "no solution"
         sys.stderr.write(f"nqueens-cp: --limit 0 asks for zero boards: nothing searched or written (which says "

@@ -157,6 +157,7 @@ def run_split(args: argparse.Namespace, instance: Instance, options: dict[str, A
         instance,
         args.backend,
         options,
+        memory_budget_mb=args.max_model_mb,
         enumerate=args.all,
         unique=args.unique,
         config=config,

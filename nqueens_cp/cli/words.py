@@ -16,7 +16,7 @@ OPTION_FLAGS: dict[str, str] = {
 def command_line_words(message: str) -> str:
     """An error message of the package in the command line's words: ``backend "A" or "B"`` becomes
     ``--backend A or B``, ``option NAME=VALUE`` its flag (``--encoding seqcounter``) or ``-O NAME=VALUE``,
-    and the memory budget (``set_budget_mb``) ``--max-model-mb``."""
+    and the memory budget (``memory_budget_mb``) ``--max-model-mb``."""
     import re
 
     def backends(match: re.Match[str]) -> str:
@@ -26,6 +26,6 @@ def command_line_words(message: str) -> str:
         name, value = match.group(1), match.group(2)
         return f"{OPTION_FLAGS[name]} {value}" if name in OPTION_FLAGS else f"-O {name}={value}"
 
-    message = message.replace("(set_budget_mb)", "(--max-model-mb)")
+    message = message.replace("(memory_budget_mb)", "(--max-model-mb)")
     message = re.sub(r'\bbackend ("[\w-]+"(?:(?:, | or )"[\w-]+")*)', backends, message)
     return re.sub(r"\boption (\w+)=([\w.-]+)", option, message)

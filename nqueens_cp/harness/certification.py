@@ -75,7 +75,7 @@ def certificate_checks(task: Task, results: Sequence[RunResult], timeout: float)
     checks: list[Check] = []
     for instance, runs in by_instance.items():
         n, fixed, source = instance.n, instance.fixed, runs[0].record.source
-        if getattr(task, "unique", False):
+        if task.per_symmetry_class:
             checks.append(Check("certificate", NOT_RUN, n, None,
                                 "counts of symmetry classes are not certified (lex-leader clauses)", fixed=fixed, source=source))
             continue

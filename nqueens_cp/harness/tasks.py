@@ -75,6 +75,11 @@ class Task(ABC):
     #: Whether a run asks the backend for a count (``count``) instead of boards (``solutions``).
     asks_count: ClassVar[bool] = False
 
+    @property
+    def per_symmetry_class(self) -> bool:
+        """Whether a run answers one solution per class of the square's 8 symmetries (``unique``)."""
+        return False
+
     def count(self, backend: Backend, instance: Instance) -> int:
         """The count a run of a counting task asks for (called in the worker process, timed)."""
         raise NQueensError(f"task {self.name} asks for boards, not a count")
@@ -140,6 +145,10 @@ class AllSolutions(Task):
         if self.unique and not problems and not is_canonical(tuple(solution)):
             problems.append("not the canonical (lexicographically smallest) member of its symmetry class")
         return problems
+
+    @property
+    def per_symmetry_class(self) -> bool:
+        return self.unique
 
     def parameters(self) -> tuple[tuple[str, Any], ...]:
         return (("unique", self.unique),)

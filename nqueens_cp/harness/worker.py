@@ -113,7 +113,7 @@ def repeated_hashes(hashes: array[int]) -> int:
 def execute(job: WorkerJob) -> WorkerReport:
     """Run ``job`` in this process and report (exceptions from the backend propagate)."""
     baseline = peak_resident_kb()
-    backend = job.backend_class(**dict(job.options))
+    backend = job.backend_class(memory_budget_mb=None, **dict(job.options))  # the default budget
     if job.task.asks_count:
         return _execute_count(job, backend, baseline)
     for _ in job.task.solutions(backend, WARM_UP):  # imports, lazy set-up, JIT loading: untimed
@@ -196,7 +196,7 @@ def worker_main(
         die_with_parent(parent)
     if memory_limit is not None:
         # Some solver libraries reserve address space they never touch (pychoco's GraalVM heap: 32 GiB).
-        limit_address_space(memory_limit + int(getattr(job.backend_class, "reserved_address_space", 0)))
+        limit_address_space(memory_limit + job.backend_class.reserved_address_space)
     # Ctrl-C goes to the whole process group: the parent decides, the worker ignores it.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)

@@ -33,8 +33,9 @@ from typing import Literal
 from nqueens_cp.core.errors import BackendOptionError
 from nqueens_cp.core.instance import Instance
 from nqueens_cp.core.symmetry import SYMMETRIES
-from nqueens_cp.models.geometry import ModelSize
+from nqueens_cp.models.geometry import MEGABYTE, ModelEstimate, ModelSize, line_lengths
 from nqueens_cp.models.lines import LineModel, build_line_model
+from nqueens_cp.models.reduction import model_rows
 from nqueens_cp.models.text import blocked_text, placed_text
 
 Formulation = Literal["lines", "pairwise"]
@@ -139,3 +140,24 @@ def asp_program(instance: Instance, formulation: str = "lines", unique: bool = F
         "",
     ])
     return AspProgram(text, model, formulation, unique)
+
+
+#: Bytes one square-on-a-line fact of the ``lines`` program costs in gringo and clasp (peak
+#: memory over start-up: 530 B at n = 128, 256 and 512).
+BYTES_PER_ASP_LINE_SQUARE = 550
+#: Bytes one pair of squares on a line costs in the ``pairwise`` program (158 B at n = 64, 176 B at n = 32).
+BYTES_PER_ASP_PAIR = 180
+
+
+def asp_memory(instance: Instance, formulation: str) -> ModelEstimate:
+    """The ground ASP program of ``instance``: the full board of its model rows (an upper bound when reduced)."""
+    n = model_rows(instance)
+    lengths = line_lengths(n)
+    if formulation == "pairwise":
+        pairs = sum(length * (length - 1) // 2 for length in lengths)
+        size = ModelSize(n * n, pairs, "ground pair constraints")
+        megabytes = pairs * BYTES_PER_ASP_PAIR / MEGABYTE
+    else:
+        size = ModelSize(n * n, len(lengths), "line constraints")
+        megabytes = sum(lengths) * BYTES_PER_ASP_LINE_SQUARE / MEGABYTE
+    return ModelEstimate(f"ground {formulation} ASP program of n = {instance.n}", size, megabytes)

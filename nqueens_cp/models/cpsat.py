@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, Literal, Mapping, cast
 from nqueens_cp.core.arguments import require_bool, require_instance
 from nqueens_cp.core.instance import Instance
 from nqueens_cp.core.symmetry import require_symmetric
-from nqueens_cp.models.geometry import ModelSize, lines
+from nqueens_cp.models.geometry import MEGABYTE, ModelEstimate, ModelSize, lines
 from nqueens_cp.models.lex_leader import add_cpsat_lex_leader
 from nqueens_cp.models.reduction import reduce_instance, uses_reduction
 
@@ -51,7 +51,7 @@ class CpSatStrategy:
     @property
     def encodes_every_value(self) -> bool:
         """Whether CP-SAT encodes every row's domain value by value under this strategy (the median
-        column branching makes it: n² literals, see ``backends.limits.cpsat_estimate``)."""
+        column branching makes it: n² literals, see :func:`cpsat_memory`)."""
         return self.branching == "first_fail_middle"
 
     def configure(self, solver: cp_model.CpSolver) -> None:
@@ -247,3 +247,33 @@ def _reduced_boolean_model(instance: Instance) -> CpSatModel:
         for r in range(instance.n)
     )
     return CpSatModel(model, cast("tuple[cp_model.LinearExprT, ...]", columns), tuple(x.values()), "squares")
+
+
+#: Bytes one Boolean of the CP-SAT Boolean model costs in CP-SAT (measured at n = 300..1000).
+BYTES_PER_CPSAT_BOOLEAN = 1400
+#: Bytes one (row, column) pair costs in CP-SAT's AllDifferent model when the branching takes a
+#: row's median column: CP-SAT then encodes every row's domain value by value, n² literals
+#: (``solve N --backend cpsat --time-limit 3``, max RSS: 0.50 GB at n = 500, 1.26 GB at 1000,
+#: 3.95 GB at 2000; min-value branching stays near 180 MB at n = 1000).
+BYTES_PER_CPSAT_MEDIAN_SQUARE = 1024
+#: Bytes one row costs in CP-SAT's AllDifferent model with min-value branching.
+BYTES_PER_CPSAT_ROW = 2048
+
+#: The largest board of CP-SAT's AllDifferent model: CP-SAT encodes a domain in full only when it
+#: holds fewer than 100,000 values, and beyond that it aborts the whole process ("Domain too large
+#: for full encoding", exit status 134); each row's domain holds the board's n columns.
+CPSAT_MAX_N = 99_999
+
+
+def cpsat_memory(n: int, model: str, *, median_branching: bool = False) -> ModelEstimate:
+    """The CP-SAT model of an n x n board: the AllDifferent model is O(n), or O(n²) when the
+    branching takes each row's median column (CP-SAT encodes every domain value); the Boolean
+    model is O(n²)."""
+    if model == "boolean":
+        booleans = n * n
+        return ModelEstimate(f"Boolean CP-SAT model of n = {n}", ModelSize(booleans, 6 * n),
+                             booleans * BYTES_PER_CPSAT_BOOLEAN / MEGABYTE)
+    if median_branching:
+        return ModelEstimate(f"AllDifferent CP-SAT model of n = {n} with median-column branching (every "
+                             f"domain value encoded)", ModelSize(n, 3), n * n * BYTES_PER_CPSAT_MEDIAN_SQUARE / MEGABYTE)
+    return ModelEstimate(f"AllDifferent CP-SAT model of n = {n}", ModelSize(n, 3), n * BYTES_PER_CPSAT_ROW / MEGABYTE)

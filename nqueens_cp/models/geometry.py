@@ -25,6 +25,29 @@ class ModelSize:
     unit: str = "constraints"
 
 
+#: Bytes in a megabyte, as the memory estimates count them.
+MEGABYTE = 2**20
+
+
+@dataclass(frozen=True)
+class ModelEstimate:
+    """What a model will take before it is built: its size (closed forms) and the memory it needs.
+
+    The models give ``what``, ``size`` and ``megabytes``; the backend that builds one adds ``instead``,
+    what to use when it does not fit."""
+
+    what: str
+    size: ModelSize
+    megabytes: float
+    instead: str = ""
+
+
+def line_lengths(n: int) -> list[int]:
+    """The length of every line of the n x n board with two or more squares (rows, columns, diagonals)."""
+    diagonals = [*range(2, n), n, *range(n - 1, 1, -1)] if n >= 2 else []
+    return [n] * (2 * n) + diagonals * 2
+
+
 def lines(n: int) -> Iterator[tuple[LineKind, list[Square]]]:
     """Every line of the n x n board with its kind: rows, columns, up and down diagonals.
 

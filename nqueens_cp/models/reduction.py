@@ -88,6 +88,12 @@ def uses_reduction(instance: Instance) -> bool:
     return instance.n >= REDUCE_FROM_N and 2 * len(instance.fixed) >= instance.n
 
 
+def model_rows(instance: Instance) -> int:
+    """The rows a model of ``instance`` has: its free rows when models use its reduction
+    (:func:`uses_reduction`), else all of them."""
+    return instance.n - len(instance.fixed) if uses_reduction(instance) else instance.n
+
+
 def reduce_instance(instance: Instance) -> Reduction:
     """Propagate the pre-placed queens and blocked squares of ``instance`` (see the module docstring)."""
     n = instance.n

@@ -86,7 +86,9 @@ class SplitCount:
 class SplitRun:
     """Count or enumerate ``instance`` with backend ``backend`` split into sub-problems.
 
-    ``options`` are the backend's options (checked here, before anything starts). With
+    ``options`` are the backend's options (checked here, before anything starts), and
+    ``memory_budget_mb`` its memory budget for models (None: the default), which every worker's
+    backend is given. With
     ``enumerate`` the workers return solutions, else only counts; ``unique`` keeps one solution
     per symmetry class (needs an instance without pre-placed queens). ``notify`` receives one-line
     messages about retried sub-problems; ``progress``, when given, gets a progress bar.
@@ -100,6 +102,7 @@ class SplitRun:
         backend: str,
         options: Mapping[str, Any] | None = None,
         *,
+        memory_budget_mb: float | None = None,
         enumerate: bool = False,
         unique: bool = False,
         config: ParallelConfig | None = None,
@@ -118,7 +121,7 @@ class SplitRun:
         self.notify = notify
         self.progress = progress
         self._shared_executor = executor
-        self._backend = create_backend(backend, **dict(options or {}))
+        self._backend = create_backend(backend, memory_budget_mb=memory_budget_mb, **dict(options or {}))
         self._backend.ensure_available()
         if unique and instance.fixed:
             raise NQueensError("unique (solutions up to symmetry) needs an instance with no pre-placed queens")
@@ -205,7 +208,7 @@ class SplitRun:
                 continue
             tasks.append(SubTask(
                 index=sub.index, instance=sub.instance, backend=type(self._backend), options=options,
-                enumerate=self.enumerate, unique=self.unique,
+                memory_budget_mb=self._backend.memory_budget_mb, enumerate=self.enumerate, unique=self.unique,
                 batch=(sub.index, sub.batches) if sub.batches else None,
             ))
             if self.config.verify:

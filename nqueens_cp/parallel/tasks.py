@@ -28,6 +28,7 @@ class SubTask:
     board instead, by the backend's ``count_constellation_batch``; with ``counter`` set, by its
     ``recount_constellation_batch`` with ``counter(**counter_options)`` counting. ``check`` marks
     a second count of the sub-problem (``verify``, or a recount), not the run's own task.
+    ``memory_budget_mb`` is the backends' memory budget for models (None: the worker's default).
     """
 
     index: int
@@ -40,6 +41,7 @@ class SubTask:
     check: bool = False
     counter: type[Backend] | None = None
     counter_options: tuple[tuple[str, Any], ...] = ()
+    memory_budget_mb: float | None = None
 
 
 @dataclass(frozen=True)
@@ -84,11 +86,11 @@ def unpack_solutions(packed: bytes, n: int, count: int) -> Iterator[Solution]:
 def solve_subproblem(task: SubTask) -> SubResult:
     """Run one task (in whatever process the executor chose) and return its result."""
     started, cpu_started = time.perf_counter(), time.thread_time()
-    backend = task.backend(**dict(task.options))
+    backend = task.backend(memory_budget_mb=task.memory_budget_mb, **dict(task.options))
     packed: bytes | None = None
     if task.batch is not None:
         if task.counter is not None:
-            counter = task.counter(**dict(task.counter_options))
+            counter = task.counter(memory_budget_mb=task.memory_budget_mb, **dict(task.counter_options))
             counted = backend.recount_constellation_batch(task.instance.n, *task.batch, counter)
         else:
             counted = backend.count_constellation_batch(task.instance.n, *task.batch)

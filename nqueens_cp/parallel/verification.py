@@ -47,11 +47,12 @@ class Verification:
         if sub.batches:
             return SubTask(
                 index=sub.index, instance=sub.instance, backend=type(self.backend),
-                options=tuple(sorted(self.backend.options.items())), unique=self.unique,
+                options=tuple(sorted(self.backend.options.items())), memory_budget_mb=self.backend.memory_budget_mb,
+                unique=self.unique,
                 batch=(sub.index, sub.batches), check=True, counter=type(checker), counter_options=options,
             )
         return SubTask(index=sub.index, instance=sub.instance, backend=type(checker), options=options,
-                       unique=self.unique, check=True)
+                       memory_budget_mb=self.backend.memory_budget_mb, unique=self.unique, check=True)
 
     def confirm(self, sub: SubProblem, task: SubTask, result: SubResult) -> SubResult | None:
         """``verify``: the run's result once both counts of ``sub`` are in and agree, else None.

@@ -19,7 +19,7 @@ another backend. A backend that declares it does not count or enumerate (``Backe
 is checked for a one-line ``NQueensError`` refusal of those instead, and on its first solutions. nqueens-cp's own contract tests (``tests/test_backends_contract.py``) are these
 functions, run against every built-in backend.
 
-A backend that counts without enumerating (``counts_only``, :mod:`nqueens_cp.backends.framework.counting`)
+A backend that counts without enumerating (``counts_only()``, :mod:`nqueens_cp.backends.framework.counting`)
 runs ``COUNT_ONLY_CHECKS`` instead: counts (exact, or within the tolerance an approximate counter
 states), one-line refusals of boards, counts with pre-placed queens and blocked squares against the
 brute-force sets, and ``unique`` counts or a one-line refusal.
@@ -239,7 +239,7 @@ CHECKS: tuple[Callable[[Backend], None], ...] = (
 )
 
 
-# -- backends that count without enumerating (``counts_only``: ganak, approxmc, bdd) ------------------
+# -- backends that count without enumerating (``counts_only()``: ganak, approxmc, bdd) ------------------
 
 
 def counts_agree(backend: Backend, got: int, expected: int) -> bool:
@@ -312,5 +312,5 @@ COUNT_ONLY_CHECKS: tuple[Callable[[Backend], None], ...] = (
 def run_contract(backend: Backend) -> None:
     """Run every check of ``CHECKS`` (``COUNT_ONLY_CHECKS`` for a count-only backend) on ``backend``;
     the first violation is raised."""
-    for check in COUNT_ONLY_CHECKS if getattr(backend, "counts_only", False) else CHECKS:
+    for check in COUNT_ONLY_CHECKS if backend.counts_only() else CHECKS:
         check(backend)

@@ -10,6 +10,13 @@ from itertools import islice
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterator, Mapping, Protocol
 
+from nqueens_cp.backends.framework.limits import (
+    answering_backends,
+    check_budget,
+    check_fits,
+    refuse_slow_count,
+    refuse_slow_first,
+)
 from nqueens_cp.core.errors import (
     BackendOptionError,
     BackendUnavailableError,
@@ -19,7 +26,7 @@ from nqueens_cp.core.errors import (
 )
 from nqueens_cp.core.instance import Instance, Solution
 from nqueens_cp.core.symmetry import is_canonical, require_symmetric
-from nqueens_cp.models.geometry import ModelSize
+from nqueens_cp.models.geometry import ModelEstimate, ModelSize
 
 if TYPE_CHECKING:
     import numpy as np
@@ -105,7 +112,10 @@ class Backend(ABC):
     ``_model_size``. The public methods here enforce the contract once for every backend: options
     are validated in the constructor (and their defaults when the class is made), arguments are
     checked, the empty board (n = 0, one empty solution) is answered here, and ``unique`` is refused
-    for instances the square's symmetries do not act on.
+    for instances the square's symmetries do not act on. A backend that builds a model declares its
+    memory by ``memory_estimate``, checked against ``memory_budget_mb`` (given to the constructor
+    beside the options; None: a quarter of the machine's memory, at most 4 GiB), and any bound of
+    its own on the boards it reaches by ``reach``.
     """
 
     name: ClassVar[str]
@@ -129,11 +139,9 @@ class Backend(ABC):
     #: implements the four methods under "optional: constellation batches" below (the split runs
     #: use them; every other backend is split by rows).
     counts_constellation_batches: ClassVar[bool] = False
-
-    _BATCH_METHODS: ClassVar[tuple[str, ...]] = (
-        "start_constellations", "count_constellation_batch", "recount_constellation_batch",
-        "batch_count_releases_gil",
-    )
+    #: Bytes of address space the solver library reserves at start-up and never touches (a JVM's
+    #: heap): a worker's address-space limit (compare --memory-limit) is raised by as much.
+    reserved_address_space: ClassVar[int] = 0
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -145,12 +153,20 @@ class Backend(ABC):
             if not valid:
                 raise TypeError(f"{cls.__name__}: the default {spec.default!r} of option {spec.name} is not valid")
         if cls.counts_constellation_batches:
-            missing = [name for name in cls._BATCH_METHODS if getattr(cls, name) is getattr(Backend, name)]
+            batch_methods = {
+                "start_constellations": cls.start_constellations is Backend.start_constellations,
+                "count_constellation_batch": cls.count_constellation_batch is Backend.count_constellation_batch,
+                "recount_constellation_batch": cls.recount_constellation_batch is Backend.recount_constellation_batch,
+                "batch_count_releases_gil": cls.batch_count_releases_gil is Backend.batch_count_releases_gil,
+            }
+            missing = [name for name, inherited in batch_methods.items() if inherited]
             if missing:
                 raise TypeError(f"{cls.__name__} declares counts_constellation_batches but does not "
                                 f"implement {', '.join(missing)}")
 
-    def __init__(self, **options: object) -> None:
+    def __init__(self, *, memory_budget_mb: float | None = None, **options: object) -> None:
+        #: The megabytes a model may take before it is refused (None: the default budget).
+        self.memory_budget_mb = check_budget(memory_budget_mb)
         specs = {spec.name: spec for spec in self.option_specs}
         unknown = sorted(set(options) - set(specs))
         if unknown:
@@ -190,6 +206,11 @@ class Backend(ABC):
             raise BackendUnavailableError(reason)
 
     @classmethod
+    def counts_only(cls) -> bool:
+        """Whether it answers a count and nothing else (a model counter, a decision diagram)."""
+        return cls.answers == frozenset({"count"})
+
+    @classmethod
     def refusal(cls, answer: str) -> str:
         """The one line refusing ``answer`` (not in ``answers``)."""
         what = {"all": "enumerate solutions", "count": "count solutions", "first": "find a first solution"}[answer]
@@ -208,15 +229,11 @@ class Backend(ABC):
         if not isinstance(instance, Instance):
             raise BackendOptionError(f"instance must be an Instance, not {type(instance).__name__}")
         if instance.n > self.max_n:
-            from nqueens_cp.backends.framework.limits import answering_backends
-
             raise ModelTooLargeError(
                 f"backend {self.name} takes boards up to n = {self.max_n:,} (n = {instance.n:,}); "
                 f"for one solution of a larger board use {answering_backends(instance.n, empty=not (instance.fixed or instance.blocked))}"
             )
         if answer in ("first", "count"):
-            from nqueens_cp.backends.framework.limits import refuse_slow_count, refuse_slow_first
-
             if answer == "first":
                 refuse_slow_first(instance, self.name, self.options)
             else:
@@ -301,6 +318,23 @@ class Backend(ABC):
         """The size of the model this backend builds for ``instance``; None for plain searches."""
         self._prepare(instance, None, unique, answer=None)
         return self._model_size(instance, unique)
+
+    def memory_estimate(self, instance: Instance) -> ModelEstimate | None:
+        """The memory of the model (or the arrays) this backend, with its options, builds for a
+        first solution of ``instance`` (a count for a count-only backend), by closed forms before
+        anything is built; None when it builds nothing that grows faster than the board."""
+        return None
+
+    def reach(self, first: bool) -> int | None:
+        """The largest board (in free rows) this backend, with its options, answers a first solution
+        of (``first``) or counts, by a bound of its own besides the memory and time bounds; None
+        when it has none."""
+        return None
+
+    def check_fits(self, estimate: ModelEstimate, backend: str | None = None) -> None:
+        """Raise ``ModelTooLargeError`` when ``estimate`` is over this backend's memory budget; the
+        refusal names ``backend`` (default: this backend's name)."""
+        check_fits(estimate, backend=backend or self.name, budget=self.memory_budget_mb)
 
     # -- hooks -------------------------------------------------------------------------------
 

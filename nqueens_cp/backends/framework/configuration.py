@@ -64,7 +64,7 @@ class Configuration:
         backend_type = backend_class(name)
         if available:
             backend_type.ensure_available()
-        backend = backend_type(**options)
+        backend = backend_type(memory_budget_mb=None, **options)
         label = ":".join([name, *(f"{key}={value}" for key, value in options.items())])
         resolved = tuple((key, _jsonable(value)) for key, value in backend.options.items())
         return cls(label, name, tuple(options.items()), resolved, backend_type.summary)
@@ -81,6 +81,6 @@ class Configuration:
         """The registered class of this configuration's backend."""
         return backend_class(self.backend)
 
-    def create(self) -> Backend:
-        """A fresh backend for this configuration."""
-        return self.backend_class()(**dict(self.options))
+    def create(self, memory_budget_mb: float | None = None) -> Backend:
+        """A fresh backend for this configuration, with ``memory_budget_mb`` (None: the default budget)."""
+        return self.backend_class()(memory_budget_mb=memory_budget_mb, **dict(self.options))

@@ -24,7 +24,6 @@ from nqueens_cp.core.instance import Instance, Solution
 class CountingBackend(Backend):
     """A backend that counts without enumerating (see the module docstring)."""
 
-    counts_only: ClassVar[bool] = True
     answers: ClassVar[frozenset[str]] = frozenset({"count"})
 
     @property

@@ -160,6 +160,8 @@ def backend_class(name: str) -> type[Backend]:
     return target
 
 
-def create_backend(name: str, **options: Any) -> Backend:
-    """A ready backend: ``create_backend("sat", encoding="seqcounter")``."""
-    return backend_class(name)(**options)
+def create_backend(name: str, *, memory_budget_mb: float | None = None, **options: Any) -> Backend:
+    """A ready backend: ``create_backend("sat", encoding="seqcounter")``; ``memory_budget_mb``: the
+    megabytes a model may take before it is refused (None: a quarter of the machine's memory, at
+    most 4 GiB)."""
+    return backend_class(name)(memory_budget_mb=memory_budget_mb, **options)
