@@ -13,7 +13,7 @@ from nqueens_cp.backends.framework.defaults import (
     default_backend,
 )
 from nqueens_cp.backends.framework.registry import create_backend
-from nqueens_cp.cli import EXIT_STOPPED
+from nqueens_cp.cli import EXIT_INTERRUPTED, EXIT_STOPPED, EXIT_TERMINATED
 from nqueens_cp.cli.certify import add_certify_arguments, run_certified, wants_certificate
 from nqueens_cp.cli.checked import AnswerCheck, InvalidAnswerError
 from nqueens_cp.cli.common import (
@@ -53,9 +53,10 @@ EXIT_STATUSES = (
     "0: answered (also --limit 0: nothing asked, nothing written); 1: no solution (no completion), a "
     "board the checker refuses (not a solution: not written; or a repeat with --all), a count that "
     "differs from the published one (OEIS) or an approximate one outside its bound, or a split run "
-    "that failed; 2: bad input (one line on stderr, nothing built); 3: stopped at a "
+    f"that failed; 2: bad input (one line on stderr, nothing built); {EXIT_STOPPED}: stopped at a "
     "bound the backend was given (--time-limit) before it answered: the solutions already "
-    "written stand, the answer is not complete; 130: interrupted (Ctrl-C); 143: terminated (SIGTERM)"
+    f"written stand, the answer is not complete; {EXIT_INTERRUPTED}: interrupted (Ctrl-C); "
+    f"{EXIT_TERMINATED}: terminated (SIGTERM)"
 )
 
 

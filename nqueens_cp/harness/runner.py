@@ -33,7 +33,7 @@ from nqueens_cp.core.instance import Instance, Solution
 from nqueens_cp.harness.configs import Configuration
 from nqueens_cp.harness.results import GAVE_UP, RunRecord, RunStatus
 from nqueens_cp.harness.tasks import Task
-from nqueens_cp.harness.worker import WorkerJob, WorkerReport, worker_main
+from nqueens_cp.harness.worker import WorkerJob, WorkerOutcome, worker_main
 from nqueens_cp.system.processes import kill_tree, physical_memory_mb, resident_kb
 
 #: Seconds a worker gets to exit after it reported, before it is killed.
@@ -153,19 +153,13 @@ class Runner:
                 return RunResult(record(RunStatus.TIMED_OUT, f"no answer within {self.timeout:g} s; worker killed"), instance)
             grace = EXIT_GRACE
             try:
-                kind, payload = receiver.recv()
+                outcome: WorkerOutcome = receiver.recv()
             except (EOFError, OSError):
                 process.join(EXIT_GRACE)
                 return RunResult(record(RunStatus.FAILED, _death_reason(process.exitcode)), instance)
-            if kind == "oom":
-                return RunResult(record(RunStatus.OUT_OF_MEMORY, f"out of memory: {payload}"), instance)
-            if kind == "stopped":  # the backend's own time limit: a timeout like the harness's
-                return RunResult(record(RunStatus.TIMED_OUT, f"stopped at its bound: {payload}"), instance)
-            if kind == "refused":
-                return RunResult(record(RunStatus.REFUSED, f"refused: {payload}"), instance)
-            if kind != "ok":
-                return RunResult(record(RunStatus.FAILED, str(payload)), instance)
-            report: WorkerReport = payload
+            report = outcome.report
+            if report is None:
+                return RunResult(record(outcome.status, outcome.reason), instance)
             return RunResult(
                 record(
                     RunStatus.ANSWERED, wall_time=report.wall_time, cpu_time=report.cpu_time,

@@ -15,6 +15,7 @@ needs processes to run side by side.
 from __future__ import annotations
 
 import contextlib
+import enum
 import importlib
 import os
 import queue as queues
@@ -35,8 +36,17 @@ if TYPE_CHECKING:  # the process pool's modules are imported when a pool is made
     import concurrent.futures
     import multiprocessing.context
 
-#: The error of every task in flight when a local worker process died (which one killed it is unknown).
-WORKER_DIED = "a worker process died while this sub-problem was running"
+class Lost(enum.Enum):
+    """An attempt's error that is not something the task raised: the process running it is gone."""
+
+    #: The error of every task in flight when a local worker process died (which one killed it is unknown).
+    WORKER_DIED = "a worker process died while this sub-problem was running"
+
+    def __str__(self) -> str:
+        return str(self.value)
+
+
+WORKER_DIED = Lost.WORKER_DIED
 
 #: The executor names ``--executor`` accepts.
 EXECUTOR_NAMES: tuple[str, ...] = ("inline", "threads", "processes", "dask")
@@ -44,11 +54,12 @@ EXECUTOR_NAMES: tuple[str, ...] = ("inline", "threads", "processes", "dask")
 
 @dataclass(frozen=True)
 class Outcome:
-    """How one attempt at a task ended: a result, or a one-line description of the failure."""
+    """How one attempt at a task ended: a result, or the failure (a one-line description of what the
+    task raised, or how its process was lost)."""
 
     task: SubTask
     result: SubResult | None
-    error: str | None = None
+    error: str | Lost | None = None
 
 
 def _describe(error: BaseException) -> str:
