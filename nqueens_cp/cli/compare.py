@@ -256,8 +256,7 @@ def run(args: argparse.Namespace) -> int:
 
         raise UsageError("--unique applies to --task all and count only")
     task = _task(args, make_task)
-    # The first-solution tasks ask each backend for one solution; the count task for its count; the others enumerate.
-    answer = "first" if args.task in ("first", "complete") else "count" if args.task == "count" else "all"
+    answer = task.answer
     completing = args.task == "complete"
     texts = (split_list(args.backends) if args.backends is not None
              else default_configuration_texts(answer, fixed=completing))

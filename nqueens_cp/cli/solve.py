@@ -6,12 +6,8 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any, TextIO
 
-from nqueens_cp.backends.framework.defaults import (
-    DEFAULT_BACKENDS,
-    LOCAL_SEARCH_FROM_N,
-    Question,
-    default_backend,
-)
+from nqueens_cp.backends.framework.base import Answer
+from nqueens_cp.backends.framework.defaults import DEFAULT_BACKENDS, LOCAL_SEARCH_FROM_N, default_backend
 from nqueens_cp.backends.framework.registry import create_backend
 from nqueens_cp.cli import EXIT_INTERRUPTED, EXIT_STOPPED, EXIT_TERMINATED
 from nqueens_cp.cli.certify import add_certify_arguments, run_certified, wants_certificate
@@ -34,7 +30,7 @@ if TYPE_CHECKING:
     from nqueens_cp.backends.framework.base import Backend
 
 #: How each question of :data:`~nqueens_cp.backends.framework.defaults.DEFAULT_BACKENDS` is asked on ``solve``.
-DEFAULT_HELP = {"first": "the first solution", "count": "--count or --unique", "all": "--all"}
+DEFAULT_HELP = {Answer.FIRST: "the first solution", Answer.COUNT: "--count or --unique", Answer.ALL: "--all"}
 
 #: Boards drawn with ``--show`` at most (a drawing has n² squares).
 SHOW_MAX_N = 1000
@@ -104,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
             args, instance, described, options,
             lambda count, board: _matches_published(count, board, False, streamed=args.all),
         )
-    if question(args) == "count":
+    if question(args) is Answer.COUNT:
         announce_count(args, instance)
     if wants_split(args):  # refuses split flags without --count/--all
         return run_split(args, instance, options)
@@ -115,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
                          f"nothing of whether {described} has solutions)\n")
         return 0
     if args.count:
-        with long_run(args, instance, "count"):
+        with long_run(args, instance, Answer.COUNT):
             count = backend.count(instance, limit=args.limit, unique=args.unique)
         tolerance = float(getattr(backend, "count_tolerance", 0.0))
         if tolerance:  # an approximate counter: checked against its own bound, and said so
@@ -147,7 +143,7 @@ def _write_boards(args: argparse.Namespace, backend: Backend, instance: Instance
     else:
         try:
             if backend.array_answers and not args.show:  # streamed from the array: no tuple is made
-                with long_run(args, instance, "first"):
+                with long_run(args, instance, Answer.FIRST):
                     columns = backend.first_columns(instance)
                 if columns is not None:
                     check.columns(columns)
@@ -155,7 +151,7 @@ def _write_boards(args: argparse.Namespace, backend: Backend, instance: Instance
                     return 0
                 first = None
             else:
-                with long_run(args, instance, "first"):
+                with long_run(args, instance, Answer.FIRST):
                     first = backend.first_solution(instance)
         except SearchBoundError as stopped:
             sys.stderr.write(stopped.describe(described) + "\n")
@@ -182,11 +178,11 @@ def _write_boards(args: argparse.Namespace, backend: Backend, instance: Instance
     return 0
 
 
-def question(args: argparse.Namespace) -> Question:
+def question(args: argparse.Namespace) -> Answer:
     """What ``solve`` is asked: ``count`` (also ``--unique`` without ``--all``), ``all`` or ``first``."""
     if args.count or (args.unique and not args.all):
-        return "count"
-    return "all" if args.all else "first"
+        return Answer.COUNT
+    return Answer.ALL if args.all else Answer.FIRST
 
 
 def _matches_published(count: int, instance: Instance, unique: bool, *, streamed: bool = False) -> bool:

@@ -16,7 +16,7 @@ import sys
 from abc import abstractmethod
 from typing import ClassVar, Iterator
 
-from nqueens_cp.backends.framework.base import Backend
+from nqueens_cp.backends.framework.base import Answer, Backend
 from nqueens_cp.core.errors import NQueensError
 from nqueens_cp.core.instance import Instance, Solution
 
@@ -25,7 +25,7 @@ class CountingBackend(Backend):
     """A backend that counts without enumerating (see the module docstring)."""
 
     counts_only: ClassVar[bool] = True
-    answers: ClassVar[frozenset[str]] = frozenset({"count"})
+    answers: ClassVar[frozenset[Answer]] = frozenset({Answer.COUNT})
 
     @property
     def count_tolerance(self) -> float:
@@ -33,7 +33,7 @@ class CountingBackend(Backend):
         return 0.0
 
     def _solutions(self, instance: Instance, limit: int | None) -> Iterator[Solution]:
-        raise NQueensError(self.refusal("all"))  # not reached: the public methods refuse first
+        raise NQueensError(self.refusal(Answer.ALL))  # not reached: the public methods refuse first
 
     def _count(self, instance: Instance, limit: int | None, unique: bool) -> int:
         count = self._count_all(instance, unique)

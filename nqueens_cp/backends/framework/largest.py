@@ -32,10 +32,11 @@ def largest_accepted_n(backend: str, options: Mapping[str, str] | None = None) -
     bisection over the bounds of this module (the memory estimates against the budget,
     :func:`budget_mb`, and the time bounds); a backend with none takes every board its class's
     ``max_n`` allows."""
+    from nqueens_cp.backends.framework.base import Answer
     from nqueens_cp.backends.framework.registry import backend_class
 
     options = options or {}
-    counts_only = "first" not in backend_class(backend).answers
+    counts_only = Answer.FIRST not in backend_class(backend).answers
     bound = COUNT_MAX_N.get(backend) if counts_only else first_solution_bound(backend, options)
     if backend == "bdd":
         from nqueens_cp.backends.bdd import BDD_MAX_N
