@@ -1,4 +1,5 @@
-"""The shared vocabulary: what a run asks (``Answer``), and that plug-ins spelling it as strings still work."""
+"""The shared vocabulary: what a run asks (``Answer``: plug-ins spelling it as strings still work), the SAT
+encodings (``Encoding``)."""
 
 from __future__ import annotations
 
@@ -7,8 +8,10 @@ from typing import Any, Iterator
 import pytest
 
 from nqueens_cp.backends.framework.base import Answer, Backend
-from nqueens_cp.core.errors import NQueensError
+from nqueens_cp.core.errors import BackendOptionError, NQueensError
 from nqueens_cp.core.instance import Instance, Solution
+from nqueens_cp.models.cnf import ENCODINGS, Encoding, build_cnf
+from nqueens_cp.models.sizes import atmost_one_cost
 
 
 class _FirstOnlyByString(Backend):
@@ -36,3 +39,17 @@ def test_a_string_declared_backend_answers_and_refuses_by_the_enum() -> None:
     assert backend.first_solution(Instance(4)) == (1, 3, 0, 2)
     with pytest.raises(NQueensError, match="cannot count solutions: it answers first only"):
         backend.count(Instance(4))
+
+
+@pytest.mark.parametrize("encoding", ENCODINGS)
+def test_each_encoding_says_whether_it_adds_auxiliary_variables(encoding: Encoding) -> None:
+    pytest.importorskip("pysat")
+    built = build_cnf(Instance(6), encoding.value)  # the option's string names the member
+    assert built.encoding is encoding
+    assert (built.cnf.nv > 36) == encoding.introduces_auxiliaries
+    assert encoding.line_cost(6) == atmost_one_cost(encoding, 6)
+
+
+def test_an_unknown_encoding_is_refused_naming_the_choices() -> None:
+    with pytest.raises(BackendOptionError, match=r"unknown encoding 'nope' \(choose from pairwise, seqcounter"):
+        Encoding.parse("nope")

@@ -45,7 +45,9 @@ def largest_accepted_n(backend: str, options: Mapping[str, str] | None = None) -
 
     def estimate(board: Instance) -> ModelEstimate | None:
         if backend in ("sat", "ganak", "approxmc"):
-            return cnf_estimate(board, options.get("encoding", "pairwise"))
+            from nqueens_cp.models.cnf import DEFAULT_ENCODING
+
+            return cnf_estimate(board, options.get("encoding", DEFAULT_ENCODING))
         if backend in ("choco", "xcsp3", "cpmpy"):
             return row_model_estimate(board, backend)
         if backend == "cpsat":

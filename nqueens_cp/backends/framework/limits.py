@@ -14,6 +14,7 @@ from typing import Mapping
 
 from nqueens_cp.core.errors import ModelTooLargeError
 from nqueens_cp.core.instance import Instance
+from nqueens_cp.models.cnf import Encoding
 from nqueens_cp.models.geometry import ModelSize
 from nqueens_cp.models.reduction import uses_reduction
 from nqueens_cp.models.sizes import cnf_size
@@ -93,16 +94,17 @@ def model_rows(instance: Instance) -> int:
     return instance.n - len(instance.fixed) if uses_reduction(instance) else instance.n
 
 
-def cnf_estimate(instance: Instance, encoding: str) -> ModelEstimate:
+def cnf_estimate(instance: Instance, encoding: Encoding | str) -> ModelEstimate:
     """The CNF of ``instance`` with ``encoding``: its size by the closed forms, and its memory."""
+    encoding = Encoding.parse(encoding)
     if uses_reduction(instance):  # the reduced CNF is at most the full CNF of its free rows
         size = cnf_size(encoding, model_rows(instance))
     else:
         size = cnf_size(encoding, instance.n, len(instance.fixed))
     megabytes = (size.constraints * BYTES_PER_CLAUSE + size.variables * BYTES_PER_VARIABLE) / 2**20
     answering = answering_backends(instance.n, empty=_is_empty(instance))
-    if encoding == "pairwise":
-        instead = f"use option encoding=seqcounter (O(n²) clauses), or for one solution {answering}"
+    if encoding is Encoding.PAIRWISE:
+        instead = f"use option encoding={Encoding.SEQCOUNTER} (O(n²) clauses), or for one solution {answering}"
     else:
         instead = f"for one solution use {answering}"
     return ModelEstimate(f"{encoding} CNF of n = {instance.n}", size, megabytes, instead)
