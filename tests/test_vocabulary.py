@@ -7,7 +7,7 @@ from typing import Any, Iterator
 
 import pytest
 
-from nqueens_cp.backends.framework.base import Answer, Backend
+from nqueens_cp.backends.framework.base import Answer, Backend, count_within_tolerance
 from nqueens_cp.core.errors import BackendOptionError, NQueensError
 from nqueens_cp.core.instance import Instance, Solution
 from nqueens_cp.models.cnf import ENCODINGS, Encoding, build_cnf
@@ -53,3 +53,15 @@ def test_each_encoding_says_whether_it_adds_auxiliary_variables(encoding: Encodi
 def test_an_unknown_encoding_is_refused_naming_the_choices() -> None:
     with pytest.raises(BackendOptionError, match=r"unknown encoding 'nope' \(choose from pairwise, seqcounter"):
         Encoding.parse("nope")
+
+
+@pytest.mark.parametrize(("count", "expected", "tolerance", "inside"), [
+    (92, 92, 0.0, True), (91, 92, 0.0, False),
+    (52, 92, 0.8, True), (51, 92, 0.8, False), (165, 92, 0.8, True), (166, 92, 0.8, False),
+])
+def test_a_count_is_within_its_counters_tolerance(count: int, expected: int, tolerance: float, inside: bool) -> None:
+    assert count_within_tolerance(count, expected, tolerance) is inside
+
+
+def test_every_backend_states_a_tolerance_an_exact_one_zero() -> None:
+    assert _FirstOnlyByString().count_tolerance == 0.0

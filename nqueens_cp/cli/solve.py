@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any, TextIO
 
-from nqueens_cp.backends.framework.base import Answer
+from nqueens_cp.backends.framework.base import Answer, count_within_tolerance
 from nqueens_cp.backends.framework.defaults import DEFAULT_BACKENDS, LOCAL_SEARCH_FROM_N, default_backend
 from nqueens_cp.backends.framework.registry import create_backend
 from nqueens_cp.cli import EXIT_INTERRUPTED, EXIT_STOPPED, EXIT_TERMINATED
@@ -113,7 +113,7 @@ def run(args: argparse.Namespace) -> int:
     if args.count:
         with long_run(args, instance, Answer.COUNT):
             count = backend.count(instance, limit=args.limit, unique=args.unique)
-        tolerance = float(getattr(backend, "count_tolerance", 0.0))
+        tolerance = backend.count_tolerance
         if tolerance:  # an approximate counter: checked against its own bound, and said so
             return _approximate_count(count, tolerance, backend, instance, args.unique)
         if args.limit is None and not _matches_published(count, instance, args.unique):
@@ -214,7 +214,7 @@ def _approximate_count(count: int, tolerance: float, backend: Any, instance: Ins
         sys.stderr.write(f"approximate count ({backend!r}): {bound}, with the probability it states\n")
         return 0
     expected, name = known
-    if expected / (1 + tolerance) <= count <= expected * (1 + tolerance):
+    if count_within_tolerance(count, expected, tolerance):
         print(count)
         sys.stderr.write(f"approximate count: {bound}; OEIS {name}({instance.n}) = {expected} is within it\n")
         return 0

@@ -32,7 +32,7 @@ from functools import cache
 from itertools import permutations
 from typing import Callable
 
-from nqueens_cp.backends.framework.base import Answer, Backend
+from nqueens_cp.backends.framework.base import Answer, Backend, count_within_tolerance
 from nqueens_cp.core.checker import is_valid_solution
 from nqueens_cp.core.errors import BackendOptionError, NQueensError, SearchBoundError
 from nqueens_cp.core.instance import Instance, Solution
@@ -244,10 +244,7 @@ CHECKS: tuple[Callable[[Backend], None], ...] = (
 
 def counts_agree(backend: Backend, got: int, expected: int) -> bool:
     """Whether ``got`` is ``expected``, or within the backend's stated tolerance (an approximate counter)."""
-    tolerance = float(getattr(backend, "count_tolerance", 0.0))
-    if tolerance == 0:
-        return got == expected
-    return expected / (1 + tolerance) <= got <= expected * (1 + tolerance)
+    return count_within_tolerance(got, expected, backend.count_tolerance)
 
 
 def check_count_only_counts(backend: Backend, ns: range = range(0, 10)) -> None:

@@ -26,7 +26,9 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-__all__ = ["ANSWERS", "SEARCH_MAX_N", "Answer", "Backend", "BatchCount", "ModelSize", "OptionSpec"]
+__all__ = [
+    "ANSWERS", "SEARCH_MAX_N", "Answer", "Backend", "BatchCount", "ModelSize", "OptionSpec", "count_within_tolerance",
+]
 
 
 class Answer(str, enum.Enum):
@@ -54,6 +56,14 @@ class Answer(str, enum.Enum):
 
 #: Every answer: what a backend gives unless it declares less.
 ANSWERS: frozenset[Answer] = frozenset(Answer)
+
+def count_within_tolerance(count: int, expected: int, tolerance: float) -> bool:
+    """Whether ``count`` answers a true count ``expected`` for a counter of relative ``tolerance``
+    (:attr:`Backend.count_tolerance`): equal when it is 0, else ``expected / (1 + t) <= count <= expected * (1 + t)``."""
+    if tolerance == 0:
+        return count == expected
+    return expected / (1 + tolerance) <= count <= expected * (1 + tolerance)
+
 
 #: The largest board the complete searches and the models take (beyond it, only what is linear in
 #: n answers: the ``localsearch`` and ``construction`` backends, which declare larger limits).
@@ -320,6 +330,13 @@ class Backend(ABC):
         if instance.n == 0:
             return 1
         return self._count(instance, limit, unique)
+
+    @property
+    def count_tolerance(self) -> float:
+        """The relative tolerance ``t`` of its counts (see :func:`count_within_tolerance`): 0 for an
+        exact counter. A property, not a class constant: an approximate counter's is an option
+        (``approxmc``'s ``epsilon``)."""
+        return 0.0
 
     def model_size(self, instance: Instance, *, unique: bool = False) -> ModelSize | None:
         """The size of the model this backend builds for ``instance``; None for plain searches."""

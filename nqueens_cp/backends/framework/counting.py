@@ -27,11 +27,6 @@ class CountingBackend(Backend):
     counts_only: ClassVar[bool] = True
     answers: ClassVar[frozenset[Answer]] = frozenset({Answer.COUNT})
 
-    @property
-    def count_tolerance(self) -> float:
-        """The relative tolerance of the count: 0 for an exact counter."""
-        return 0.0
-
     def _solutions(self, instance: Instance, limit: int | None) -> Iterator[Solution]:
         raise NQueensError(self.refusal(Answer.ALL))  # not reached: the public methods refuse first
 
