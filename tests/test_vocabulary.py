@@ -65,3 +65,15 @@ def test_a_count_is_within_its_counters_tolerance(count: int, expected: int, tol
 
 def test_every_backend_states_a_tolerance_an_exact_one_zero() -> None:
     assert _FirstOnlyByString().count_tolerance == 0.0
+
+
+
+def test_workers_are_forked_only_when_the_caller_asks() -> None:
+    import multiprocessing
+    import sys
+
+    from nqueens_cp.system.processes import start_method
+
+    unforked = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
+    assert start_method() == unforked
+    assert start_method(fork=True) == ("fork" if sys.platform.startswith("linux") else unforked)

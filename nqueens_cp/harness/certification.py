@@ -27,6 +27,7 @@ from nqueens_cp.core.instance import Instance
 from nqueens_cp.harness.results import FAIL, NOT_RUN, PASS, Check, RunStatus
 from nqueens_cp.harness.runner import RunResult
 from nqueens_cp.harness.tasks import Task
+from nqueens_cp.system.processes import start_method
 
 
 class Certification(enum.Enum):
@@ -72,7 +73,7 @@ def _certify_child(connection: Any, instance: Instance, every: bool) -> None:
 
 def certify_in_child(instance: Instance, every: bool, timeout: float) -> CertificationOutcome:
     """Certify ``instance`` in a child process stopped after ``timeout`` s (``TIMED_OUT`` then)."""
-    context: Any = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+    context: Any = multiprocessing.get_context(start_method())
     receiver, sender = context.Pipe(duplex=False)
     child = context.Process(target=_certify_child, args=(sender, instance, every), daemon=True)
     child.start()

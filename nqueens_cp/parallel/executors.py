@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, Iterator
 from nqueens_cp.core.arguments import require_int
 from nqueens_cp.core.errors import NQueensError
 from nqueens_cp.parallel.tasks import SubResult, SubTask, solve_subproblem
-from nqueens_cp.system.processes import die_with_parent, exit_when_gone
+from nqueens_cp.system.processes import die_with_parent, exit_when_gone, start_method
 
 if TYPE_CHECKING:  # the process pool's modules are imported when a pool is made (0.02 s)
     import concurrent.futures
@@ -215,11 +215,10 @@ def guard_worker(run_pid: int) -> None:
 
 
 def _process_context() -> multiprocessing.context.BaseContext:
-    """``forkserver`` where it exists (no fork of a threaded parent), else ``spawn``."""
+    """The pool's context: :func:`~nqueens_cp.system.processes.start_method` (no fork of a threaded parent)."""
     import multiprocessing
 
-    methods = multiprocessing.get_all_start_methods()
-    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    return multiprocessing.get_context(start_method())
 
 
 class ProcessPoolTaskExecutor(TaskExecutor):
