@@ -46,7 +46,8 @@ from nqueens_cp.backends.sat import SatBackend
 from nqueens_cp.core.errors import CertificationError
 from nqueens_cp.core.oeis import A000170
 from nqueens_cp.instances.files import read_instance
-from nqueens_cp.models.cnf import ENCODINGS, build_cnf
+from nqueens_cp.models.cnf import build_cnf
+from nqueens_cp.models.encodings import ENCODINGS
 from nqueens_cp.proofs.certificate import CnfOfBoard, check_clauses
 
 SAMPLE = Path(__file__).resolve().parent / "csplib079"

@@ -209,7 +209,7 @@ def main() -> None:
         child(sys.argv[2:])
         return
     from nqueens_cp.backends.sat import ENUMERATING_SOLVERS
-    from nqueens_cp.models.cnf import ENCODINGS
+    from nqueens_cp.models.encodings import ENCODINGS
 
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--n", type=int, nargs="+", default=[12], help="board sizes (default 12)")

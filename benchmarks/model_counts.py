@@ -21,7 +21,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from nqueens_cp.backends.framework.registry import create_backend
 from nqueens_cp.core.instance import Instance
-from nqueens_cp.models.cnf import ENCODINGS, build_cnf
+from nqueens_cp.models.cnf import build_cnf
+from nqueens_cp.models.encodings import ENCODINGS
 from nqueens_cp.models.model_count import ModelCount, ModelCounter
 
 

@@ -16,7 +16,7 @@ from typing import Any, Sequence
 import pytest
 
 from nqueens_cp.backends.framework.registry import create_backend
-from nqueens_cp.models.cnf import ENCODINGS
+from nqueens_cp.models.encodings import ENCODINGS
 
 from .ci_skips import pytest_make_collect_report, pytest_runtest_makereport, under_ci
 

@@ -10,6 +10,7 @@ import sys
 
 import pytest
 
+from nqueens_cp.backends.framework.base import Answer
 from nqueens_cp.backends.framework.largest import largest_accepted_n
 from nqueens_cp.backends.framework.limits import FIRST_SOLUTION_MAX_N
 from nqueens_cp.backends.framework.registry import backend_class, backend_names, create_backend
@@ -95,6 +96,6 @@ def test_the_default_first_solution_goes_to_what_answers_the_board() -> None:
     from nqueens_cp.backends.framework.defaults import default_backend
 
     beyond = FIRST_SOLUTION_MAX_N["localsearch"] + 1
-    assert default_backend("first", Instance(beyond)) == "construction"
-    assert default_backend("first", Instance(beyond, {0: 0})) == "localsearch"
-    assert default_backend("first", Instance(beyond - 1)) == "localsearch"
+    assert default_backend(Answer.FIRST, Instance(beyond)) == "construction"
+    assert default_backend(Answer.FIRST, Instance(beyond, {0: 0})) == "localsearch"
+    assert default_backend(Answer.FIRST, Instance(beyond - 1)) == "localsearch"

@@ -16,7 +16,8 @@ from nqueens_cp import Instance
 from nqueens_cp.backends.sat import SatBackend
 from nqueens_cp.core.errors import CertificationError
 from nqueens_cp.core.instance import Solution
-from nqueens_cp.models.cnf import ENCODINGS, QueensCnf, build_cnf
+from nqueens_cp.models.cnf import QueensCnf, build_cnf
+from nqueens_cp.models.encodings import ENCODINGS
 from nqueens_cp.proofs.auxiliary import check_auxiliary_clauses, satisfying_values
 from nqueens_cp.proofs.certificate import Certificate, CnfOfBoard, certify
 from nqueens_cp.proofs.rules import possible_squares

@@ -9,6 +9,7 @@ from typing import Iterator
 import pytest
 
 from nqueens_cp.backends.bitboard import BitboardBackend
+from nqueens_cp.backends.framework.base import Answer
 from nqueens_cp.backends.framework.registry import create_backend, register_backend, unregister_backend
 from nqueens_cp.cli import main
 from nqueens_cp.core.checker import is_valid_solution
@@ -158,8 +159,8 @@ def test_a_backend_without_pre_placed_queens_is_left_out_of_completion(
     out, named it is refused in one line before anything runs, and solving refuses it in one line."""
     from nqueens_cp.harness.configs import default_configuration_texts
 
-    assert "construction" in default_configuration_texts("first")
-    assert "construction" not in default_configuration_texts("first", fixed=True)
+    assert "construction" in default_configuration_texts(Answer.FIRST)
+    assert "construction" not in default_configuration_texts(Answer.FIRST, fixed=True)
     status = main(["compare", "--task", "complete", "--n", "8", "--preplaced", "2", "--instances", "1",
                    "--backends", "backtrack,construction", "--out", str(tmp_path / "x")])
     assert status == 2

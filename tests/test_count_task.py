@@ -5,14 +5,15 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from nqueens_cp.backends.framework.base import Answer
 from nqueens_cp.harness.configs import default_configuration_texts
 
 from .conftest import require_backend, run_cli
 
 
 def test_default_backends_follow_the_task() -> None:
-    counting = default_configuration_texts("count")
-    enumerating = default_configuration_texts("all")
+    counting = default_configuration_texts(Answer.COUNT)
+    enumerating = default_configuration_texts(Answer.ALL)
     assert not any(text.startswith(("ganak", "approxmc", "bdd")) for text in enumerating)
     assert {"bdd", "bitboard"} <= {text.partition(":")[0] for text in counting}
 

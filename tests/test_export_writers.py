@@ -24,7 +24,8 @@ from nqueens_cp.export.writers import (
     opb_text,
     write_text_atomic,
 )
-from nqueens_cp.models.cnf import ENCODINGS, build_cnf
+from nqueens_cp.models.cnf import build_cnf
+from nqueens_cp.models.encodings import ENCODINGS
 
 INSTANCES = [Instance(6), Instance(8, [(0, 0)]), Instance(7, [(1, 3), (4, 0)]), Instance(4, [(0, 0)])]
 

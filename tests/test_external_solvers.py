@@ -19,7 +19,7 @@ from nqueens_cp.backends.framework.registry import create_backend
 from nqueens_cp.core.instance import Instance, Solution
 from nqueens_cp.export.decode import board_from_literals, parse_solver_output
 from nqueens_cp.export.writers import export_model
-from nqueens_cp.models.cnf import ENCODINGS
+from nqueens_cp.models.encodings import ENCODINGS
 
 pytestmark = pytest.mark.external
 

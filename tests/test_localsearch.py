@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from nqueens_cp import Instance, create_backend
+from nqueens_cp.backends.framework.base import Answer
 from nqueens_cp.core.checker import PAIRWISE_MAX_N, solution_problems
 from nqueens_cp.core.errors import ModelTooLargeError, NQueensError, SearchBoundError
 from nqueens_cp.instances.completion import completion_instances
@@ -225,6 +226,6 @@ def test_the_cli_refuses_count_and_all_in_one_line(args: list[str]) -> None:
 def test_the_default_first_solution_search_follows_the_board_size() -> None:
     from nqueens_cp.backends.framework.defaults import LOCAL_SEARCH_FROM_N, default_backend
 
-    assert default_backend("first", Instance(LOCAL_SEARCH_FROM_N - 1)) == "backtrack"
-    assert default_backend("first", Instance(LOCAL_SEARCH_FROM_N)) == "localsearch"
-    assert default_backend("count", Instance(10**6)) != "localsearch"
+    assert default_backend(Answer.FIRST, Instance(LOCAL_SEARCH_FROM_N - 1)) == "backtrack"
+    assert default_backend(Answer.FIRST, Instance(LOCAL_SEARCH_FROM_N)) == "localsearch"
+    assert default_backend(Answer.COUNT, Instance(10**6)) != "localsearch"

@@ -6,7 +6,8 @@ import pytest
 
 from nqueens_cp.backends.framework.registry import create_backend
 from nqueens_cp.core.instance import Instance
-from nqueens_cp.models.cnf import ENCODINGS, build_cnf
+from nqueens_cp.models.cnf import build_cnf
+from nqueens_cp.models.encodings import ENCODINGS
 from nqueens_cp.models.model_count import ModelCount, ModelCounter, solution_literals
 
 

@@ -10,8 +10,9 @@ import pytest
 from nqueens_cp.core.instance import Instance
 from nqueens_cp.export.writers import opb_text
 from nqueens_cp.models.amo import AMO_ENCODERS, atmost_one
-from nqueens_cp.models.cnf import ENCODINGS, PYSAT_ENCODINGS, build_cnf
+from nqueens_cp.models.cnf import build_cnf
 from nqueens_cp.models.cpsat import build_cpsat_model
+from nqueens_cp.models.encodings import ENCODINGS, PYSAT_ENCODINGS
 from nqueens_cp.models.sizes import (
     CLOSED_FORMS,
     Cost,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from nqueens_cp.export.regenerate import EXAMPLE_FORMATS, example_models, main, regenerate
-from nqueens_cp.models.cnf import ENCODINGS
+from nqueens_cp.models.encodings import ENCODINGS
 
 MODELS = Path(__file__).resolve().parents[1] / "models"
 HINT = "models/ is stale: run `python -m nqueens_cp.export.regenerate models` and commit the result"

@@ -16,8 +16,8 @@ from nqueens_cp.backends.framework.base import Backend, OptionSpec
 from nqueens_cp.backends.sat import SatBackend
 from nqueens_cp.core.checker import is_valid_solution
 from nqueens_cp.core.errors import BackendOptionError, SearchStoppedError
-from nqueens_cp.models.cnf import ENCODINGS
 from nqueens_cp.models.cpsat import STRATEGIES, build_cpsat_model
+from nqueens_cp.models.encodings import ENCODINGS
 
 from .conftest import REPO, load_file
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator
 
-from nqueens_cp.backends.framework.base import Backend, OptionSpec
+from nqueens_cp.backends.framework.base import Answer, Backend, OptionSpec
 from nqueens_cp.backends.framework.limits import linear_estimate
 from nqueens_cp.core.instance import MAX_N, Instance, Solution
 from nqueens_cp.models.geometry import ModelEstimate
@@ -26,7 +26,7 @@ BYTES_PER_ROW = 8 + 8 + 4
 class ConstructionBackend(Backend):
     name = "construction"
     summary = "one solution of the empty board from a closed form (Hoffman-Loessi-Moore, Bernhardsson), O(n)"
-    answers = frozenset({"first"})
+    answers = frozenset({Answer.FIRST})
     max_n = MAX_N
     array_answers = True
     #: Every queen is placed by a closed form: pre-placed queens cannot be honoured (use localsearch).

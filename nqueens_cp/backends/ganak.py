@@ -21,7 +21,8 @@ from nqueens_cp.backends.framework.base import OptionSpec
 from nqueens_cp.backends.framework.counting import CountingBackend, quiet_stdout
 from nqueens_cp.backends.sat import cnf_estimate
 from nqueens_cp.core.instance import Instance
-from nqueens_cp.models.cnf import DEFAULT_ENCODING, ENCODINGS, build_cnf
+from nqueens_cp.models.cnf import DEFAULT_ENCODING, build_cnf
+from nqueens_cp.models.encodings import ENCODINGS
 from nqueens_cp.models.geometry import ModelEstimate, ModelSize
 from nqueens_cp.system.interrupts import native_call
 

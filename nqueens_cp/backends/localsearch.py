@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator
 
-from nqueens_cp.backends.framework.base import Backend, OptionSpec
+from nqueens_cp.backends.framework.base import Answer, Backend, OptionSpec
 from nqueens_cp.backends.framework.limits import linear_estimate
 from nqueens_cp.core.errors import BackendUnavailableError, SearchBoundError
 from nqueens_cp.core.instance import MAX_N, Instance, Solution
@@ -34,7 +34,7 @@ class LocalSearchBackend(Backend):
     name = "localsearch"
     summary = "local search for one solution (Sosic-Gu swaps, or min-conflicts), compiled with numba"
     supports_blocked = True
-    answers = frozenset({"first"})
+    answers = frozenset({Answer.FIRST})
     max_n = MAX_N
     array_answers = True
     option_specs = (

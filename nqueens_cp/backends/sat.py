@@ -19,7 +19,8 @@ from nqueens_cp.backends.framework.base import Backend, OptionSpec
 from nqueens_cp.backends.framework.limits import answering_backends, is_empty, one_solution_instead
 from nqueens_cp.core.errors import BackendOptionError, did_you_mean
 from nqueens_cp.core.instance import Instance, Solution
-from nqueens_cp.models.cnf import DEFAULT_ENCODING, ENCODINGS, QueensCnf, build_cnf, cnf_memory
+from nqueens_cp.models.cnf import DEFAULT_ENCODING, QueensCnf, build_cnf, cnf_memory
+from nqueens_cp.models.encodings import ENCODINGS, Encoding
 from nqueens_cp.models.geometry import ModelEstimate, ModelSize
 from nqueens_cp.system.interrupts import off_main_thread, raise_if_interruption
 
@@ -83,9 +84,9 @@ def canonical_solver_name(name: str) -> str:
 def cnf_estimate(instance: Instance, encoding: str) -> ModelEstimate:
     """The memory of the CNF of ``instance`` with ``encoding`` (the ``sat``, ``ganak`` and ``approxmc``
     backends build it), with what to use when it does not fit."""
-    if encoding == "pairwise":
+    if Encoding.parse(encoding) is Encoding.PAIRWISE:
         answering = answering_backends(instance.n, empty=is_empty(instance))
-        instead = f"use option encoding=seqcounter (O(n²) clauses), or for one solution {answering}"
+        instead = f"use option encoding={Encoding.SEQCOUNTER} (O(n²) clauses), or for one solution {answering}"
     else:
         instead = one_solution_instead(instance)
     return replace(cnf_memory(instance, encoding), instead=instead)

@@ -9,10 +9,12 @@ import argparse
 import gc
 import importlib
 import os
+import signal
 import sys
 from typing import TYPE_CHECKING, Any, NoReturn, Sequence
 
 from nqueens_cp.core.errors import NQueensError, SearchStoppedError
+from nqueens_cp.system.interrupts import exit_status
 
 if TYPE_CHECKING:
     from nqueens_cp.system.interrupts import StopSignals
@@ -25,6 +27,8 @@ PROG = "nqueens-cp"
 #: Exit status of a run that stopped before it was done, with nothing found wrong: a comparison
 #: in which some board size got no answer, a solver's time limit reached in the middle of ``--all``.
 EXIT_STOPPED = 3
+#: Exit status of a command interrupted by SIGINT (Ctrl-C), and of one terminated by SIGTERM.
+EXIT_INTERRUPTED, EXIT_TERMINATED = exit_status(signal.SIGINT), exit_status(signal.SIGTERM)
 
 
 class UsageError(NQueensError):
@@ -92,7 +96,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     0 ok; 1 no solution, a check failed, a run failed or ran out of memory; 2 bad input or an
     output that cannot be written; 3 stopped with nothing found wrong but not everything answered
-    (:data:`EXIT_STOPPED`); 130 interrupted (SIGINT, Ctrl-C); 143 terminated (SIGTERM). Whatever
+    (:data:`EXIT_STOPPED`); 130 interrupted (SIGINT, Ctrl-C; :data:`EXIT_INTERRUPTED`); 143 terminated
+    (SIGTERM; :data:`EXIT_TERMINATED`). Whatever
     happens, stderr gets one line, never a traceback: an unexpected exception is reported as an
     internal error (exit status 1).
     """
@@ -156,18 +161,12 @@ def _main(argv: Sequence[str] | None, sigint: StopSignals) -> int:
 
 def _interrupted(sigint: StopSignals) -> int:
     """Say "interrupted" (or "terminated") on stderr; the exit status of a command so stopped."""
-    import signal
-
     return _stopped_by(sigint.signum if sigint.signum is not None else signal.SIGINT)
 
 
 def _stopped_by(signum: int) -> int:
     """Say on stderr what stopped the command: "interrupted" (SIGINT, Ctrl-C; exit status 130)
     or "terminated" (SIGTERM; 143); the exit status."""
-    import signal
-
-    from nqueens_cp.system.interrupts import exit_status
-
     sys.stderr.write(f"{PROG}: {'terminated' if signum == signal.SIGTERM else 'interrupted'}\n")
     return exit_status(signum)
 

@@ -25,10 +25,11 @@ def option_usage(spec: OptionSpec, choices: tuple[Any, ...] | None = None) -> st
 
 def largest_board(name: str, cls: Any) -> str:
     """The largest board the backend takes, with its default options (``backends/limits.py``)."""
+    from nqueens_cp.backends.framework.base import Answer
     from nqueens_cp.backends.framework.largest import largest_accepted_n
     from nqueens_cp.backends.framework.limits import FIRST_SOLUTION_MAX_N
 
-    question = "a first solution" if "first" in cls.answers else "a count"
+    question = "a first solution" if Answer.FIRST in cls.answers else "a count"
     lifted = ("; more with --time-limit, which stops it there" if name in FIRST_SOLUTION_MAX_N
               and any(spec.name == "time_limit" for spec in cls.option_specs) else "")
     return f"largest board: n = {largest_accepted_n(name):,} for {question} (memory and time bounds){lifted}"

@@ -11,6 +11,7 @@ import shlex
 import sys
 from typing import TYPE_CHECKING, Any, Sequence
 
+from nqueens_cp.cli import EXIT_INTERRUPTED, EXIT_STOPPED
 from nqueens_cp.cli.common import PositionalOrFlag, integer, number
 from nqueens_cp.core.instance import MAX_N
 
@@ -34,9 +35,9 @@ EXIT_STATUSES = (
     "0: every board size was answered and every check passed; "
     "1: a check failed (a wrong count, an invalid or repeated solution, sets that differ, a run that crashed); "
     "2: bad input (nothing runs); "
-    "3: nothing was found wrong, but some board size got no answer from any configuration (every run "
+    f"{EXIT_STOPPED}: nothing was found wrong, but some board size got no answer from any configuration (every run "
     "timed out, ran out of memory or was refused: NO ANSWER in the verdict); "
-    "130: interrupted (the results so far are written, marked incomplete)"
+    f"{EXIT_INTERRUPTED}: interrupted (the results so far are written, marked incomplete)"
 )
 #: Bounds that keep a mistyped number from planning more runs than any machine could make.
 MAX_REPEAT = 1000
@@ -255,8 +256,7 @@ def run(args: argparse.Namespace) -> int:
 
         raise UsageError("--unique applies to --task all and count only")
     task = _task(args, make_task)
-    # The first-solution tasks ask each backend for one solution; the count task for its count; the others enumerate.
-    answer = "first" if args.task in ("first", "complete") else "count" if args.task == "count" else "all"
+    answer = task.answer
     completing = args.task == "complete"
     texts = (split_list(args.backends) if args.backends is not None
              else default_configuration_texts(answer, fixed=completing))
@@ -378,17 +378,16 @@ def _write_outputs(args: argparse.Namespace, outputs: OutputFiles, results: Comp
 
 
 def _exit_status(results: ComparisonResults) -> int:
-    """0 all checked and passed; 130 interrupted; 1 a check failed; EXIT_STOPPED not everything answered."""
+    """0 all checked and passed; EXIT_INTERRUPTED interrupted; 1 a check failed; EXIT_STOPPED not everything answered."""
     if not results.complete:
         sys.stderr.write(f"nqueens-cp: {results.interruption}: the report is incomplete\n")
-        return 130
+        return EXIT_INTERRUPTED
     if results.failures:
         sys.stderr.write(
             f"nqueens-cp: {len(results.failures)} check(s) failed ({failure_summary(results)}): "
             "see the Failures section\n"
         )
         return 1
-    from nqueens_cp.cli import EXIT_STOPPED
     from nqueens_cp.harness.results import SIZE_NO_ANSWER
 
     if results.outcome == SIZE_NO_ANSWER:

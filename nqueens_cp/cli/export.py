@@ -9,7 +9,7 @@ from typing import Any
 from nqueens_cp.cli import UsageError
 from nqueens_cp.cli.common import add_board_arguments, board_instance
 from nqueens_cp.core.errors import ModelFileError
-from nqueens_cp.models.cnf import ENCODINGS
+from nqueens_cp.models.encodings import ENCODINGS
 
 #: Kept here (not imported from the writers) so that ``--help`` imports nothing heavy.
 FORMAT_CHOICES = ("dimacs", "cpsat", "minizinc", "opb", "xcsp3", "asp", "smt2", "smt2-int", "lp", "mps")

@@ -15,6 +15,7 @@ import sys
 from contextlib import nullcontext
 from typing import ContextManager
 
+from nqueens_cp.backends.framework.base import Answer
 from nqueens_cp.core.instance import Instance
 from nqueens_cp.core.oeis import A000170, published_count
 
@@ -76,7 +77,7 @@ def announce_count(args: argparse.Namespace, instance: Instance) -> None:
             sys.stderr.write(f"nqueens-cp: note: {note}\n")
 
 
-def long_run(args: argparse.Namespace, instance: Instance, what: str) -> ContextManager[object]:
+def long_run(args: argparse.Namespace, instance: Instance, what: Answer) -> ContextManager[object]:
     """The terminal line around one ``solve`` call of ``what`` (``count`` or ``first``): elapsed time,
     and for an empty board's count by ``bitboard`` the estimated total (see the module docstring)."""
     if not sys.stderr.isatty():
@@ -84,7 +85,7 @@ def long_run(args: argparse.Namespace, instance: Instance, what: str) -> Context
     from nqueens_cp.system.progress import Ticker
 
     expected = None
-    if what == "count" and args.backend == "bitboard" and not (instance.fixed or instance.blocked):
+    if what is Answer.COUNT and args.backend == "bitboard" and not (instance.fixed or instance.blocked):
         expected = count_seconds(instance.n) if args.limit is None else None
-    doing = "counting the solutions of" if what == "count" else "looking for a solution of"
+    doing = "counting the solutions of" if what is Answer.COUNT else "looking for a solution of"
     return Ticker(sys.stderr, f"{doing} n = {instance.n} with {args.backend}", expected=expected, after=TICK_AFTER)

@@ -15,13 +15,15 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from nqueens_cp.cli import EXIT_STOPPED
+
 #: What each exit status of ``report`` means (in its help, and so in the CLI reference).
 EXIT_STATUSES = (
     "0: the saved comparison passed (with --compare: nothing significantly slower than --fail-slower); "
     "1: the saved comparison recorded a failed check, as compare did (with --compare: a difference in "
     "validation, or something significantly slower by more than --fail-slower PCT per cent); "
     "2: a file cannot be read or the two runs are not comparable (different tasks); "
-    "3: nothing failed, but some board size of the saved comparison got no answer (as compare did)"
+    f"{EXIT_STOPPED}: nothing failed, but some board size of the saved comparison got no answer (as compare did)"
 )
 
 
@@ -143,7 +145,6 @@ def _run_single(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(render(build_report(results, plot=shown["runtime"], cactus=shown["cactus"],
                                              scatter=shown["scatter"]), args.format))
-    from nqueens_cp.cli import EXIT_STOPPED
     from nqueens_cp.harness.results import SIZE_NO_ANSWER
 
     if results.failures:

@@ -6,14 +6,10 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any, TextIO
 
-from nqueens_cp.backends.framework.defaults import (
-    DEFAULT_BACKENDS,
-    LOCAL_SEARCH_FROM_N,
-    Question,
-    default_backend,
-)
+from nqueens_cp.backends.framework.base import Answer, count_within_tolerance
+from nqueens_cp.backends.framework.defaults import DEFAULT_BACKENDS, LOCAL_SEARCH_FROM_N, default_backend
 from nqueens_cp.backends.framework.registry import create_backend
-from nqueens_cp.cli import EXIT_STOPPED
+from nqueens_cp.cli import EXIT_INTERRUPTED, EXIT_STOPPED, EXIT_TERMINATED
 from nqueens_cp.cli.certify import add_certify_arguments, run_certified, wants_certificate
 from nqueens_cp.cli.checked import AnswerCheck, InvalidAnswerError
 from nqueens_cp.cli.common import (
@@ -34,7 +30,7 @@ if TYPE_CHECKING:
     from nqueens_cp.backends.framework.base import Backend
 
 #: How each question of :data:`~nqueens_cp.backends.framework.defaults.DEFAULT_BACKENDS` is asked on ``solve``.
-DEFAULT_HELP = {"first": "the first solution", "count": "--count or --unique", "all": "--all"}
+DEFAULT_HELP = {Answer.FIRST: "the first solution", Answer.COUNT: "--count or --unique", Answer.ALL: "--all"}
 
 #: Boards drawn with ``--show`` at most (a drawing has n² squares).
 SHOW_MAX_N = 1000
@@ -53,9 +49,10 @@ EXIT_STATUSES = (
     "0: answered (also --limit 0: nothing asked, nothing written); 1: no solution (no completion), a "
     "board the checker refuses (not a solution: not written; or a repeat with --all), a count that "
     "differs from the published one (OEIS) or an approximate one outside its bound, or a split run "
-    "that failed; 2: bad input (one line on stderr, nothing built); 3: stopped at a "
+    f"that failed; 2: bad input (one line on stderr, nothing built); {EXIT_STOPPED}: stopped at a "
     "bound the backend was given (--time-limit) before it answered: the solutions already "
-    "written stand, the answer is not complete; 130: interrupted (Ctrl-C); 143: terminated (SIGTERM)"
+    f"written stand, the answer is not complete; {EXIT_INTERRUPTED}: interrupted (Ctrl-C); "
+    f"{EXIT_TERMINATED}: terminated (SIGTERM)"
 )
 
 
@@ -103,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
             args, instance, described, options,
             lambda count, board: _matches_published(count, board, False, streamed=args.all),
         )
-    if question(args) == "count":
+    if question(args) is Answer.COUNT:
         announce_count(args, instance)
     if wants_split(args):  # refuses split flags without --count/--all
         return run_split(args, instance, options)
@@ -114,9 +111,9 @@ def run(args: argparse.Namespace) -> int:
                          f"nothing of whether {described} has solutions)\n")
         return 0
     if args.count:
-        with long_run(args, instance, "count"):
+        with long_run(args, instance, Answer.COUNT):
             count = backend.count(instance, limit=args.limit, unique=args.unique)
-        tolerance = float(getattr(backend, "count_tolerance", 0.0))
+        tolerance = backend.count_tolerance
         if tolerance:  # an approximate counter: checked against its own bound, and said so
             return _approximate_count(count, tolerance, backend, instance, args.unique)
         if args.limit is None and not _matches_published(count, instance, args.unique):
@@ -146,7 +143,7 @@ def _write_boards(args: argparse.Namespace, backend: Backend, instance: Instance
     else:
         try:
             if backend.array_answers and not args.show:  # streamed from the array: no tuple is made
-                with long_run(args, instance, "first"):
+                with long_run(args, instance, Answer.FIRST):
                     columns = backend.first_columns(instance)
                 if columns is not None:
                     check.columns(columns)
@@ -154,7 +151,7 @@ def _write_boards(args: argparse.Namespace, backend: Backend, instance: Instance
                     return 0
                 first = None
             else:
-                with long_run(args, instance, "first"):
+                with long_run(args, instance, Answer.FIRST):
                     first = backend.first_solution(instance)
         except SearchBoundError as stopped:
             sys.stderr.write(stopped.describe(described) + "\n")
@@ -181,11 +178,11 @@ def _write_boards(args: argparse.Namespace, backend: Backend, instance: Instance
     return 0
 
 
-def question(args: argparse.Namespace) -> Question:
+def question(args: argparse.Namespace) -> Answer:
     """What ``solve`` is asked: ``count`` (also ``--unique`` without ``--all``), ``all`` or ``first``."""
     if args.count or (args.unique and not args.all):
-        return "count"
-    return "all" if args.all else "first"
+        return Answer.COUNT
+    return Answer.ALL if args.all else Answer.FIRST
 
 
 def _matches_published(count: int, instance: Instance, unique: bool, *, streamed: bool = False) -> bool:
@@ -217,7 +214,7 @@ def _approximate_count(count: int, tolerance: float, backend: Any, instance: Ins
         sys.stderr.write(f"approximate count ({backend!r}): {bound}, with the probability it states\n")
         return 0
     expected, name = known
-    if expected / (1 + tolerance) <= count <= expected * (1 + tolerance):
+    if count_within_tolerance(count, expected, tolerance):
         print(count)
         sys.stderr.write(f"approximate count: {bound}; OEIS {name}({instance.n}) = {expected} is within it\n")
         return 0

@@ -18,7 +18,7 @@ from typing import Sequence
 
 from nqueens_cp.core.instance import Instance
 from nqueens_cp.export.writers import FORMAT_SUFFIXES, export_model, write_text_atomic
-from nqueens_cp.models.cnf import ENCODINGS
+from nqueens_cp.models.encodings import ENCODINGS
 
 __all__ = ["EXAMPLE_FORMATS", "EXAMPLE_N", "example_models", "main", "regenerate"]
 

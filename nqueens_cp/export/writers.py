@@ -19,8 +19,8 @@ from typing import Callable
 from nqueens_cp.core.arguments import require_instance
 from nqueens_cp.core.errors import BackendOptionError, BackendUnavailableError
 from nqueens_cp.core.instance import Instance
-from nqueens_cp.models.amo import AMO_ENCODERS
-from nqueens_cp.models.cnf import QueensCnf, build_cnf, check_encoding
+from nqueens_cp.models.cnf import QueensCnf, build_cnf
+from nqueens_cp.models.encodings import Encoding
 from nqueens_cp.models.reduction import uses_reduction
 from nqueens_cp.models.text import minizinc_text, opb_text, placed_text
 from nqueens_cp.models.xcsp3 import xcsp3_text
@@ -28,7 +28,7 @@ from nqueens_cp.system.atomic import atomic_write
 
 #: The encoding ``dimacs`` exports by default: the documented, readable seqcounter (the ``sat``
 #: backend's own default is chosen for enumeration speed and may differ).
-DEFAULT_ENCODING = "seqcounter"
+DEFAULT_ENCODING = Encoding.SEQCOUNTER
 
 __all__ = [
     "FORMATS",
@@ -59,17 +59,17 @@ def _fix_flags(instance: Instance) -> str:
     return "".join(f" --fix {r}:{c}" for r, c in instance.fixed)
 
 
-def _encoding_source(encoding: str) -> str:
+def _encoding_source(encoding: Encoding) -> str:
     """Where the at-most-one clauses of ``encoding`` come from, for the DIMACS header."""
-    if encoding in AMO_ENCODERS:
+    if not encoding.from_pysat:
         return f"nqueens_cp.models.amo.{encoding}, default options"
     return "pysat.card.CardEnc, bound 1"
 
 
-def dimacs_text(instance: Instance, encoding: str = DEFAULT_ENCODING) -> str:
+def dimacs_text(instance: Instance, encoding: Encoding | str = DEFAULT_ENCODING) -> str:
     """The CNF of ``instance`` (``sat`` backend, cardinality ``encoding``) in DIMACS format, with a decoding key."""
     require_instance(instance)
-    check_encoding(encoding)
+    encoding = Encoding.parse(encoding)
     _require("pysat", "python-sat")
     built = build_cnf(instance, encoding)
     if uses_reduction(instance):
@@ -105,7 +105,7 @@ def _board_flags(instance: Instance) -> str:
     return _fix_flags(instance) + "".join(f" --block {r}:{c}" for r, c in instance.blocked)
 
 
-def _reduced_dimacs_text(instance: Instance, encoding: str, built: QueensCnf) -> str:
+def _reduced_dimacs_text(instance: Instance, encoding: Encoding, built: QueensCnf) -> str:
     """The header and clauses of a reduced CNF (variables 1..k are the open squares)."""
     n, squares, total = instance.n, len(built.squares), built.cnf.nv
     by_row: dict[int, list[str]] = {}

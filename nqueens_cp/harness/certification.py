@@ -18,17 +18,42 @@ checked by the independent checker (the ``validity`` check).
 
 from __future__ import annotations
 
+import enum
 import multiprocessing
+from dataclasses import dataclass
 from typing import Any, Sequence
 
 from nqueens_cp.core.instance import Instance
 from nqueens_cp.harness.results import FAIL, NOT_RUN, PASS, Check, RunStatus
 from nqueens_cp.harness.runner import RunResult
 from nqueens_cp.harness.tasks import Task
+from nqueens_cp.system.processes import start_method
+
+
+class Certification(enum.Enum):
+    """What became of one instance's certification."""
+
+    #: The count (or "no solution") came with a proof, and the proof checked.
+    CERTIFIED = "certified"
+    #: The task asks for one board and one was found (checked by the independent checker: no proof needed).
+    FOUND = "found"
+    #: The certifying solver failed, its certificate failed its check, or its process died.
+    FAILED = "failed"
+    #: The certification did not finish within the comparison's timeout.
+    TIMED_OUT = "timeout"
+
+
+@dataclass(frozen=True)
+class CertificationOutcome:
+    """A certification's kind, the count it certified (0 unless ``CERTIFIED`` or ``FOUND``) and what it says."""
+
+    kind: Certification
+    count: int
+    text: str
 
 
 def _certify_child(connection: Any, instance: Instance, every: bool) -> None:
-    """In the child: certify ``instance`` and send ``(kind, count, text)`` back."""
+    """In the child: certify ``instance`` and send a :class:`CertificationOutcome` back."""
     from nqueens_cp.backends.sat import SatBackend
     from nqueens_cp.core.errors import NQueensError
 
@@ -36,29 +61,32 @@ def _certify_child(connection: Any, instance: Instance, every: bool) -> None:
         found: list[object] = []
         certificate = SatBackend().certified(instance, every=every, on_solution=found.append)
         if certificate is None:
-            connection.send(("found", 1, f"a solution exists: {found[0]}, checked"))
+            outcome = CertificationOutcome(Certification.FOUND, 1, f"a solution exists: {found[0]}, checked")
         else:
-            connection.send(("certified", certificate.solutions, certificate.summary()))
+            outcome = CertificationOutcome(Certification.CERTIFIED, certificate.solutions, certificate.summary())
+        connection.send(outcome)
     except NQueensError as error:
-        connection.send(("failed", 0, str(error)))
+        connection.send(CertificationOutcome(Certification.FAILED, 0, str(error)))
     finally:
         connection.close()
 
 
-def certify_in_child(instance: Instance, every: bool, timeout: float) -> tuple[str, int, str]:
-    """``(kind, count, text)``: ``certified``/``found``/``failed``, or ``timeout`` after ``timeout`` s."""
-    context: Any = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+def certify_in_child(instance: Instance, every: bool, timeout: float) -> CertificationOutcome:
+    """Certify ``instance`` in a child process stopped after ``timeout`` s (``TIMED_OUT`` then)."""
+    context: Any = multiprocessing.get_context(start_method())
     receiver, sender = context.Pipe(duplex=False)
     child = context.Process(target=_certify_child, args=(sender, instance, every), daemon=True)
     child.start()
     sender.close()
     try:
         if receiver.poll(timeout):
-            kind, count, text = receiver.recv()
-            return str(kind), int(count), str(text)
-        return "timeout", 0, f"the certification did not finish within {timeout:g} s"
+            outcome: CertificationOutcome = receiver.recv()
+            return outcome
+        return CertificationOutcome(
+            Certification.TIMED_OUT, 0, f"the certification did not finish within {timeout:g} s")
     except EOFError:
-        return "failed", 0, f"the certifying process died (exit status {child.exitcode})"
+        return CertificationOutcome(
+            Certification.FAILED, 0, f"the certifying process died (exit status {child.exitcode})")
     finally:
         if child.is_alive():
             child.kill()
@@ -82,11 +110,12 @@ def certificate_checks(task: Task, results: Sequence[RunResult], timeout: float)
         negative = [r for r in runs if r.record.count == 0]
         if not task.exhaustive and not negative:
             continue  # boards found: the independent checker checked them
-        kind, count, text = certify_in_child(instance, task.exhaustive, timeout)
-        if kind == "timeout":
+        outcome = certify_in_child(instance, task.exhaustive, timeout)
+        count, text = outcome.count, outcome.text
+        if outcome.kind is Certification.TIMED_OUT:
             checks.append(Check("certificate", NOT_RUN, n, None, text, fixed=fixed, source=source))
             continue
-        if kind == "failed":
+        if outcome.kind is Certification.FAILED:
             checks.append(Check("certificate", FAIL, n, None, f"certification failed: {text}", fixed=fixed, source=source))
             continue
         wrong = [r for r in runs if (r.record.count != count if task.exhaustive else

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from nqueens_cp.backends.framework.base import Answer
 from nqueens_cp.backends.framework.configuration import Configuration
 from nqueens_cp.backends.framework.registry import backend_class, backend_names
 from nqueens_cp.core.errors import BackendOptionError, NQueensError
@@ -51,7 +52,7 @@ def parse_configurations(texts: Iterable[str]) -> tuple[Configuration, ...]:
     return tuple(configurations)
 
 
-def refuse_unanswered(configurations: Iterable[Configuration], answer: str) -> None:
+def refuse_unanswered(configurations: Iterable[Configuration], answer: Answer) -> None:
     """Refuse, in one line, a configuration whose backend does not give ``answer`` (before anything runs)."""
     for configuration in configurations:
         cls = configuration.backend_class()
@@ -92,9 +93,9 @@ def split_list(text: str) -> list[str]:
     return [part.strip() for part in text.split(",")]
 
 
-def default_configuration_texts(answer: str = "all", *, fixed: bool = False) -> list[str]:
+def default_configuration_texts(answer: Answer = Answer.ALL, *, fixed: bool = False) -> list[str]:
     """The default comparison: every registered backend usable here that gives ``answer`` (one of
-    ``Backend.answers``: ``"first"`` for the first-solution and completion tasks), with the
+    ``Backend.answers``: the task's :attr:`~nqueens_cp.harness.tasks.Task.answer`), with the
     ``DEFAULT_VARIANTS`` side by side.
 
     A backend that cannot run here (``minizinc`` without the ``minizinc`` program, a broken
@@ -111,7 +112,7 @@ def default_configuration_texts(answer: str = "all", *, fixed: bool = False) -> 
     return texts
 
 
-def default_left_out(answer: str = "all", *, fixed: bool = False) -> dict[str, str]:
+def default_left_out(answer: Answer = Answer.ALL, *, fixed: bool = False) -> dict[str, str]:
     """The backends :func:`default_configuration_texts` leaves out, each with why: the reason
     ``nqueens-cp backends`` gives for one that cannot run here, else what it does not answer."""
     left_out: dict[str, str] = {}

@@ -11,10 +11,11 @@ next run goes on. Once a configuration gave up at some board size (any of
 :data:`~.results.GAVE_UP`), its remaining repetitions there and, when the task says so, every
 larger board size are recorded as ``SKIPPED`` without running.
 
-Start method: on Linux workers are *forked*, which is fast (no re-import per run) and means a
-backend registered at run time (``register_backend`` in a test) is visible in the worker as it
-is. Elsewhere the ``spawn`` method is used; the backend class is then pickled by reference, so
-it must be importable (a module-level class, or registered as ``"module:Class"``).
+Start method: :func:`~nqueens_cp.system.processes.start_method` with ``fork``: on Linux workers
+are *forked*, which is fast (no re-import per run) and means a backend registered at run time
+(``register_backend`` in a test) is visible in the worker as it is. Elsewhere ``forkserver`` or
+``spawn`` is used; the backend class is then pickled by reference, so it must be importable (a
+module-level class, or registered as ``"module:Class"``).
 """
 
 from __future__ import annotations
@@ -22,7 +23,6 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
-import sys
 import threading
 import time
 from contextlib import contextmanager
@@ -33,8 +33,8 @@ from nqueens_cp.core.instance import Instance, Solution
 from nqueens_cp.harness.configs import Configuration
 from nqueens_cp.harness.results import GAVE_UP, RunRecord, RunStatus
 from nqueens_cp.harness.tasks import Task
-from nqueens_cp.harness.worker import WorkerJob, WorkerReport, worker_main
-from nqueens_cp.system.processes import kill_tree, physical_memory_mb, resident_kb
+from nqueens_cp.harness.worker import WorkerJob, WorkerOutcome, worker_main
+from nqueens_cp.system.processes import kill_tree, physical_memory_mb, resident_kb, start_method
 
 #: Seconds a worker gets to exit after it reported, before it is killed.
 EXIT_GRACE = 5.0
@@ -65,8 +65,8 @@ def _stop_signals_blocked() -> Iterator[None]:
 
 
 def default_start_method() -> str:
-    """``fork`` on Linux, ``spawn`` elsewhere (see the module docstring)."""
-    return "fork" if sys.platform.startswith("linux") else "spawn"
+    """How the runner starts its workers (see the module docstring)."""
+    return start_method(fork=True)
 
 
 @dataclass(frozen=True)
@@ -153,19 +153,13 @@ class Runner:
                 return RunResult(record(RunStatus.TIMED_OUT, f"no answer within {self.timeout:g} s; worker killed"), instance)
             grace = EXIT_GRACE
             try:
-                kind, payload = receiver.recv()
+                outcome: WorkerOutcome = receiver.recv()
             except (EOFError, OSError):
                 process.join(EXIT_GRACE)
                 return RunResult(record(RunStatus.FAILED, _death_reason(process.exitcode)), instance)
-            if kind == "oom":
-                return RunResult(record(RunStatus.OUT_OF_MEMORY, f"out of memory: {payload}"), instance)
-            if kind == "stopped":  # the backend's own time limit: a timeout like the harness's
-                return RunResult(record(RunStatus.TIMED_OUT, f"stopped at its bound: {payload}"), instance)
-            if kind == "refused":
-                return RunResult(record(RunStatus.REFUSED, f"refused: {payload}"), instance)
-            if kind != "ok":
-                return RunResult(record(RunStatus.FAILED, str(payload)), instance)
-            report: WorkerReport = payload
+            report = outcome.report
+            if report is None:
+                return RunResult(record(outcome.status, outcome.reason), instance)
             return RunResult(
                 record(
                     RunStatus.ANSWERED, wall_time=report.wall_time, cpu_time=report.cpu_time,

@@ -14,7 +14,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any, ClassVar, Iterator, Mapping, Sequence
 
-from nqueens_cp.backends.framework.base import Backend, ModelSize
+from nqueens_cp.backends.framework.base import Answer, Backend, ModelSize
 from nqueens_cp.core.checker import solution_problems
 from nqueens_cp.core.errors import NQueensError
 from nqueens_cp.core.instance import Instance, Solution
@@ -44,6 +44,8 @@ class Task(ABC):
     name: ClassVar[str]
     #: Whether each run yields the complete solution set, so the sets of all configurations must be equal.
     exhaustive: ClassVar[bool]
+    #: What each run asks of the backend (the backends that do not give it are refused or left out).
+    answer: ClassVar[Answer]
     #: Whether a count can be published for the task's instances (False: no ``count`` check at all).
     counts_known: ClassVar[bool] = True
     #: Whether a configuration that timed out on a board is skipped on every larger board (sizes
@@ -116,6 +118,7 @@ class AllSolutions(Task):
 
     name: ClassVar[str] = "all"
     exhaustive: ClassVar[bool] = True
+    answer: ClassVar[Answer] = Answer.ALL
     unique: bool = False
 
     @property
@@ -164,6 +167,7 @@ class CountSolutions(AllSolutions):
 
     name: ClassVar[str] = "count"
     exhaustive: ClassVar[bool] = False
+    answer: ClassVar[Answer] = Answer.COUNT
     asks_count: ClassVar[bool] = True
 
     @property
@@ -190,6 +194,7 @@ class FirstSolution(Task):
 
     name: ClassVar[str] = "first"
     exhaustive: ClassVar[bool] = False
+    answer: ClassVar[Answer] = Answer.FIRST
 
     @property
     def title(self) -> str:
@@ -226,6 +231,7 @@ class Completion(Task):
 
     name: ClassVar[str] = "complete"
     exhaustive: ClassVar[bool] = False
+    answer: ClassVar[Answer] = Answer.FIRST
     counts_known: ClassVar[bool] = False  # whether a board has a completion is what the runs find out
     # A set of instances: a local search timing out on a board with no completion says nothing of the others.
     skip_larger_after_timeout: ClassVar[bool] = False
@@ -281,6 +287,8 @@ class InstanceFiles(Task):
 
     name: ClassVar[str] = "files"
     exhaustive: ClassVar[bool] = False
+    #: ``solutions`` with ``limit=1``: one board, from the backends that enumerate.
+    answer: ClassVar[Answer] = Answer.ALL
     counts_known: ClassVar[bool] = False
     skip_larger_after_timeout: ClassVar[bool] = False
     pattern: str = ""

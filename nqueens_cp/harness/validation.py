@@ -30,6 +30,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
+from nqueens_cp.backends.framework.base import count_within_tolerance
 from nqueens_cp.backends.framework.configuration import Configuration
 from nqueens_cp.core.instance import Instance
 from nqueens_cp.harness.results import FAIL, NOT_RUN, PASS, Check, CheckStatus, RunStatus
@@ -301,7 +302,7 @@ def count_tolerance(config: str) -> float:
     from nqueens_cp.core.errors import NQueensError
 
     try:
-        return float(getattr(Configuration.parse(config, available=False).create(), "count_tolerance", 0.0))
+        return Configuration.parse(config, available=False).create().count_tolerance
     except NQueensError:
         return 0.0
 
@@ -333,7 +334,7 @@ def _check_counts(task: Task, instance: Instance, answered: Sequence[RunResult])
             add("count", status, run.config, f"count {count} {'=' if status == PASS else '!='} {label} "
                 f"{run.expected}", run.repetition)
         else:
-            inside = run.expected / (1 + tolerance) <= count <= run.expected * (1 + tolerance)
+            inside = count_within_tolerance(count, run.expected, tolerance)
             add("count", PASS if inside else FAIL, run.config,
                 f"approximate count {count} {'within' if inside else 'outside'} a factor {1 + tolerance:g} of "
                 f"{label} {run.expected}", run.repetition)

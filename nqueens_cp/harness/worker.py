@@ -44,6 +44,7 @@ from nqueens_cp.core.errors import (
 )
 from nqueens_cp.core.fingerprint import FingerprintAccumulator
 from nqueens_cp.core.instance import Instance, Solution
+from nqueens_cp.harness.results import RunStatus
 from nqueens_cp.harness.tasks import Task
 from nqueens_cp.system.processes import children_usage, die_with_parent, limit_address_space, peak_resident_kb
 
@@ -98,6 +99,16 @@ class WorkerReport:
     children_cpu_time: float = 0.0
     #: Peak resident KiB of the largest child process (None: no child ran, or unknown).
     children_peak_rss_kb: int | None = None
+
+
+@dataclass(frozen=True)
+class WorkerOutcome:
+    """What a worker process sends back: the run's status, why (when it did not answer), and its report."""
+
+    status: RunStatus
+    reason: str = ""
+    #: The worker's measurements, present exactly when ``status`` is ``ANSWERED``.
+    report: WorkerReport | None = None
 
 
 def repeated_hashes(hashes: array[int]) -> int:
@@ -187,11 +198,11 @@ def execute(job: WorkerJob) -> WorkerReport:
 def worker_main(
     connection: Any, job: WorkerJob, parent: int | None = None, memory_limit: int | None = None
 ) -> None:
-    """Entry point of a worker process: run ``job``, send ``("ok", report)``, ``("refused", reason)``
-    (the backend declined the instance up front: too large a model, a search that cannot reach it),
-    ``("stopped", reason)`` (the backend reached a bound it was given, a time limit),
-    ``("oom", reason)`` (a ``MemoryError`` under the address-space backstop of ``memory_limit``
-    bytes) or ``("error", reason)``."""
+    """Entry point of a worker process: run ``job`` and send a :class:`WorkerOutcome`: ``ANSWERED``
+    with the report, ``REFUSED`` (the backend declined the instance up front: too large a model, a
+    search that cannot reach it), ``TIMED_OUT`` (the backend stopped at a bound it was given, a time
+    limit), ``OUT_OF_MEMORY`` (a ``MemoryError`` under the address-space backstop of ``memory_limit``
+    bytes) or ``FAILED``."""
     if parent is not None:
         die_with_parent(parent)
     if memory_limit is not None:
@@ -202,19 +213,20 @@ def worker_main(
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})  # blocked while forking
     try:
-        message: tuple[str, Any] = ("ok", execute(job))
+        outcome = WorkerOutcome(RunStatus.ANSWERED, report=execute(job))
     except ModelTooLargeError as error:
-        message = ("refused", str(error))
-    except (SearchStoppedError, SearchBoundError) as error:  # stopped at a bound it was given
-        message = ("stopped", str(error))
+        outcome = WorkerOutcome(RunStatus.REFUSED, f"refused: {error}")
+    except (SearchStoppedError, SearchBoundError) as error:  # its own time limit: a timeout like the harness's
+        outcome = WorkerOutcome(RunStatus.TIMED_OUT, f"stopped at its bound: {error}")
     except MemoryError as error:
-        message = ("oom", describe_exception(error))
+        outcome = WorkerOutcome(RunStatus.OUT_OF_MEMORY, f"out of memory: {describe_exception(error)}")
     except BaseException as error:
-        message = ("error", describe_exception(error))
+        outcome = WorkerOutcome(RunStatus.FAILED, describe_exception(error))
     try:
-        connection.send(message)
+        connection.send(outcome)
     except Exception as error:
-        connection.send(("error", f"could not send the result back: {describe_exception(error)}"))
+        connection.send(WorkerOutcome(
+            RunStatus.FAILED, f"could not send the result back: {describe_exception(error)}"))
     finally:
         connection.close()
 

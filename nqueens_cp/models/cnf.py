@@ -41,10 +41,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Sequence
 
 from nqueens_cp.core.arguments import require_bool, require_instance
-from nqueens_cp.core.errors import BackendOptionError
 from nqueens_cp.core.instance import Instance, Solution
 from nqueens_cp.core.symmetry import require_symmetric
-from nqueens_cp.models.amo import AMO_ENCODERS, atmost_one
+from nqueens_cp.models.amo import atmost_one
+from nqueens_cp.models.encodings import Encoding
 from nqueens_cp.models.geometry import MEGABYTE, ModelEstimate, ModelSize, lines
 from nqueens_cp.models.lex_leader import add_cnf_lex_leader
 from nqueens_cp.models.reduction import model_rows, reduce_instance, uses_reduction
@@ -53,19 +53,10 @@ from nqueens_cp.models.sizes import cnf_size
 if TYPE_CHECKING:
     from pysat.formula import CNF, IDPool
 
-#: PySAT ``EncType`` encodings that support a bound of 1 (``native`` needs a cardinality solver).
-PYSAT_ENCODINGS: tuple[str, ...] = (
-    "pairwise", "seqcounter", "sortnetwrk", "cardnetwrk", "bitwise",
-    "ladder", "totalizer", "mtotalizer", "kmtotalizer",
-)
-
-#: Every encoding ``build_cnf`` knows: PySAT's, then the at-most-one encoders of ``models.amo``.
-ENCODINGS: tuple[str, ...] = (*PYSAT_ENCODINGS, *AMO_ENCODERS)
-
 #: The encoding the ``sat`` backend solves with by default: pairwise adds no auxiliary variables,
 #: so the formula is n*n variables and binary clauses only, which enumerates fastest (docs/choosing.md,
 #: "Choosing the SAT encoding and solver").
-DEFAULT_ENCODING = "pairwise"
+DEFAULT_ENCODING = Encoding.PAIRWISE
 
 
 @dataclass(frozen=True)
@@ -73,7 +64,7 @@ class QueensCnf:
     """A built CNF and the map between squares and DIMACS variables."""
 
     n: int
-    encoding: str
+    encoding: Encoding
     cnf: CNF
     pool: IDPool
     #: The square of each queen variable, row by row: variable ``i + 1`` is ``squares[i]``. Every
@@ -102,17 +93,12 @@ class QueensCnf:
         return ModelSize(self.cnf.nv, len(self.cnf.clauses), "clauses")
 
 
-def check_encoding(encoding: str) -> None:
-    """Raise ``BackendOptionError`` unless ``encoding`` is one of :data:`ENCODINGS`."""
-    if encoding not in ENCODINGS:
-        raise BackendOptionError(f"unknown encoding {encoding!r} (choose from {', '.join(ENCODINGS)})")
-
-
-def build_cnf(instance: Instance, encoding: str = DEFAULT_ENCODING, unique: bool = False) -> QueensCnf:
-    """The CNF of ``instance`` with cardinality ``encoding``; ``unique`` adds the lex-leader clauses."""
+def build_cnf(instance: Instance, encoding: Encoding | str = DEFAULT_ENCODING, unique: bool = False) -> QueensCnf:
+    """The CNF of ``instance`` with cardinality ``encoding`` (a member or its name); ``unique`` adds
+    the lex-leader clauses."""
     require_instance(instance)
     require_bool(unique, "unique")
-    check_encoding(encoding)
+    encoding = Encoding.parse(encoding)
     from pysat.formula import CNF, IDPool
 
     if uses_reduction(instance):
@@ -129,7 +115,7 @@ def build_cnf(instance: Instance, encoding: str = DEFAULT_ENCODING, unique: bool
     cnf = CNF()
     for kind, squares in lines(n):
         lits = [pool.id(("q", r, c)) for r, c in squares]
-        if kind == "row" or len(lits) > 1 or encoding in AMO_ENCODERS:
+        if kind == "row" or len(lits) > 1 or not encoding.from_pysat:
             cnf.extend(_cardinality(encoding, lits, pool, exactly=kind == "row"))
     # -- the pre-placed queens
     for r, c in instance.fixed:
@@ -141,19 +127,18 @@ def build_cnf(instance: Instance, encoding: str = DEFAULT_ENCODING, unique: bool
     return QueensCnf(n, encoding, cnf, pool, tuple((r, c) for r in range(n) for c in range(n)))
 
 
-def _cardinality(encoding: str, lits: list[int], pool: IDPool, *, exactly: bool) -> list[list[int]]:
+def _cardinality(encoding: Encoding, lits: list[int], pool: IDPool, *, exactly: bool) -> list[list[int]]:
     """The clauses of "exactly one" (or "at most one") of ``lits`` with ``encoding``: an
     at-most-one encoder of :mod:`.amo` plus the at-least-one clause, or ``pysat.card.CardEnc``."""
-    if encoding in AMO_ENCODERS:
-        return [*([lits] if exactly else []), *atmost_one(encoding, lits, pool)]
-    from pysat.card import CardEnc, EncType
+    if not encoding.from_pysat:
+        return [*([lits] if exactly else []), *atmost_one(encoding.value, lits, pool)]
+    from pysat.card import CardEnc
 
-    enc = getattr(EncType, encoding)
     make = CardEnc.equals if exactly else CardEnc.atmost
-    return [list(clause) for clause in make(lits=lits, bound=1, vpool=pool, encoding=enc).clauses]
+    return [list(clause) for clause in make(lits=lits, bound=1, vpool=pool, encoding=encoding.pysat_type()).clauses]
 
 
-def _build_reduced_cnf(instance: Instance, encoding: str) -> QueensCnf:
+def _build_reduced_cnf(instance: Instance, encoding: Encoding) -> QueensCnf:
     """The CNF over the open squares of ``instance``'s reduction (see the module docstring)."""
     from pysat.formula import CNF, IDPool
 
@@ -184,8 +169,9 @@ BYTES_PER_CLAUSE = 200
 BYTES_PER_VARIABLE = 300
 
 
-def cnf_memory(instance: Instance, encoding: str) -> ModelEstimate:
+def cnf_memory(instance: Instance, encoding: Encoding | str) -> ModelEstimate:
     """The CNF of ``instance`` with ``encoding``: its size by the closed forms, and its memory."""
+    encoding = Encoding.parse(encoding)
     if uses_reduction(instance):  # the reduced CNF is at most the full CNF of its free rows
         size = cnf_size(encoding, model_rows(instance))
     else:

@@ -27,7 +27,8 @@ from fractions import Fraction
 from math import isqrt
 
 from nqueens_cp.core.errors import BackendOptionError
-from nqueens_cp.models.amo import AMO_ENCODERS, Cost, atmost_one_size
+from nqueens_cp.models.amo import Cost, atmost_one_size
+from nqueens_cp.models.encodings import Encoding
 from nqueens_cp.models.geometry import ModelSize
 from nqueens_cp.models.lines import line_model_size
 
@@ -102,47 +103,48 @@ def _mto_atmost_one(m: int, p: int, k: int | None) -> Cost:
     return cost + below + Cost(0, upper_size + (p - 2))
 
 
-def atmost_one_cost(encoding: str, m: int) -> Cost:
+def atmost_one_cost(encoding: Encoding | str, m: int) -> Cost:
     """Auxiliary variables and clauses of PySAT's ``CardEnc.atmost(m literals, bound=1)``, or of
     :func:`nqueens_cp.models.amo.atmost_one` (default options) for ``commander``, ``product`` and
     ``bimander``, whose costs are recurrences in ``m`` (:func:`~nqueens_cp.models.amo.atmost_one_size`).
 
     For every encoding, ``m <= 1`` costs nothing and ``m == 2`` is the single clause ``¬x1 ∨ ¬x2``.
     """
+    encoding = Encoding.parse(encoding)
     if m <= 1:
         return Cost(0, 0)
     if m == 2:
         return Cost(0, 1)
-    if encoding == "pairwise":
+    if encoding is Encoding.PAIRWISE:
         return Cost(0, m * (m - 1) // 2)
-    if encoding == "seqcounter":
+    if encoding is Encoding.SEQCOUNTER:
         return Cost(m - 1, 3 * m - 4)
-    if encoding == "bitwise":
+    if encoding is Encoding.BITWISE:
         bits = _ceil_log2(m)
         return Cost(bits, m * bits)
-    if encoding == "ladder":
+    if encoding is Encoding.LADDER:
         return Cost(m + 1, 4 * m)
-    if encoding == "kmtotalizer":
+    if encoding is Encoding.KMTOTALIZER:
         return Cost(2 * m - 2, 4 * m - 4)
-    if encoding == "cardnetwrk":
+    if encoding is Encoding.CARDNETWRK:
         pad = m % 2
         blocks = (m + pad) // 2
         return Cost(8 * blocks - 6 + pad, 12 * blocks - 8 + pad)
-    if encoding == "sortnetwrk":
+    if encoding is Encoding.SORTNETWRK:
         size = 1 << _ceil_log2(m)
         pad = int(size != m)
         comparators = _batcher_comparators(size)
         return Cost(2 * comparators + pad, 3 * comparators + 1 + pad)
-    if encoding == "totalizer":
+    if encoding is Encoding.TOTALIZER:
         return _totalizer_tree(m) + Cost(0, 1)
-    if encoding == "mtotalizer":
+    if encoding is Encoding.MTOTALIZER:
         return _mto_atmost_one(m, max(2, isqrt(m)), None)
-    if encoding in AMO_ENCODERS:
-        return atmost_one_size(encoding, m)
-    raise BackendOptionError(f"no size formula for encoding {encoding!r}")
+    if not encoding.from_pysat:
+        return atmost_one_size(encoding.value, m)
+    raise BackendOptionError(f"no size formula for encoding {encoding.value!r}")
 
 
-def cnf_size(encoding: str, n: int, preplaced: int = 0) -> ModelSize:
+def cnf_size(encoding: Encoding | str, n: int, preplaced: int = 0) -> ModelSize:
     """Variables and clauses of ``build_cnf(Instance(n, <preplaced queens>), encoding)``, by the sum formula."""
     if n == 0:
         return ModelSize(0, preplaced, "clauses")
@@ -197,10 +199,10 @@ CLOSED_FORMS: dict[str, tuple[Poly, Poly]] = {
 }
 
 
-def closed_form(encoding: str, n: int) -> tuple[Poly, Poly] | None:
+def closed_form(encoding: Encoding | str, n: int) -> tuple[Poly, Poly] | None:
     """The closed forms (variables, clauses) for ``encoding`` at board size ``n``, if there are any."""
-    if encoding == "cardnetwrk":
-        encoding = f"cardnetwrk/{'even' if n % 2 == 0 else 'odd'}"
+    if encoding == Encoding.CARDNETWRK:
+        return CLOSED_FORMS.get(f"cardnetwrk/{'even' if n % 2 == 0 else 'odd'}")
     return CLOSED_FORMS.get(encoding)
 
 

@@ -15,6 +15,7 @@ needs processes to run side by side.
 from __future__ import annotations
 
 import contextlib
+import enum
 import importlib
 import os
 import queue as queues
@@ -29,14 +30,23 @@ from typing import TYPE_CHECKING, Any, Iterator
 from nqueens_cp.core.arguments import require_int
 from nqueens_cp.core.errors import NQueensError
 from nqueens_cp.parallel.tasks import SubResult, SubTask, solve_subproblem
-from nqueens_cp.system.processes import die_with_parent, exit_when_gone
+from nqueens_cp.system.processes import die_with_parent, exit_when_gone, start_method
 
 if TYPE_CHECKING:  # the process pool's modules are imported when a pool is made (0.02 s)
     import concurrent.futures
     import multiprocessing.context
 
-#: The error of every task in flight when a local worker process died (which one killed it is unknown).
-WORKER_DIED = "a worker process died while this sub-problem was running"
+class Lost(enum.Enum):
+    """An attempt's error that is not something the task raised: the process running it is gone."""
+
+    #: The error of every task in flight when a local worker process died (which one killed it is unknown).
+    WORKER_DIED = "a worker process died while this sub-problem was running"
+
+    def __str__(self) -> str:
+        return str(self.value)
+
+
+WORKER_DIED = Lost.WORKER_DIED
 
 #: The executor names ``--executor`` accepts.
 EXECUTOR_NAMES: tuple[str, ...] = ("inline", "threads", "processes", "dask")
@@ -44,11 +54,12 @@ EXECUTOR_NAMES: tuple[str, ...] = ("inline", "threads", "processes", "dask")
 
 @dataclass(frozen=True)
 class Outcome:
-    """How one attempt at a task ended: a result, or a one-line description of the failure."""
+    """How one attempt at a task ended: a result, or the failure (a one-line description of what the
+    task raised, or how its process was lost)."""
 
     task: SubTask
     result: SubResult | None
-    error: str | None = None
+    error: str | Lost | None = None
 
 
 def _describe(error: BaseException) -> str:
@@ -204,11 +215,10 @@ def guard_worker(run_pid: int) -> None:
 
 
 def _process_context() -> multiprocessing.context.BaseContext:
-    """``forkserver`` where it exists (no fork of a threaded parent), else ``spawn``."""
+    """The pool's context: :func:`~nqueens_cp.system.processes.start_method` (no fork of a threaded parent)."""
     import multiprocessing
 
-    methods = multiprocessing.get_all_start_methods()
-    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    return multiprocessing.get_context(start_method())
 
 
 class ProcessPoolTaskExecutor(TaskExecutor):

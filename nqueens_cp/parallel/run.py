@@ -279,7 +279,7 @@ class SplitRun:
             if outcome.result is None:
                 key = (sub.index, outcome.task.check)
                 tries = attempts[key] = attempts.get(key, 0) + 1
-                if tries == most and outcome.error == WORKER_DIED and executor.capacity > 1:
+                if tries == most and outcome.error is WORKER_DIED and executor.capacity > 1:
                     # It may only have shared the pool with the sub-problem that crashed it.
                     alone.append(outcome.task)
                     self._say(bar, f"sub-problem {sub.label()}: {WORKER_DIED} {tries} time(s); "

@@ -166,3 +166,23 @@ def limit_address_space(limit_bytes: int) -> None:
         backstop = min(backstop, hard)
     if soft == resource.RLIM_INFINITY or soft > backstop:
         resource.setrlimit(resource.RLIMIT_AS, (backstop, hard))
+
+
+
+def start_method(*, fork: bool = False) -> str:
+    """The ``multiprocessing`` start method of the worker processes this package starts.
+
+    ``forkserver`` where the platform has it, else ``spawn``: no plain fork of a process that may
+    already run threads (numba's, OR-Tools', a Dask client's), since a thread holding a lock at the
+    fork leaves it held forever in the child, a known cause of hangs (a long test run showed
+    comparison tests waiting out their 60-s timeout in a full suite and passing in 4 s alone).
+
+    ``fork``: ``fork`` on Linux, for a caller whose worker must see its parent exactly as it is
+    (the comparison's runner: a backend registered or patched at run time reaches the worker
+    without being importable, and no re-import is paid per run); that caller takes the risk above.
+    """
+    import multiprocessing
+
+    if fork and sys.platform.startswith("linux"):
+        return "fork"
+    return "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"

@@ -32,7 +32,7 @@ from functools import cache
 from itertools import permutations
 from typing import Callable
 
-from nqueens_cp.backends.framework.base import Backend
+from nqueens_cp.backends.framework.base import Answer, Backend, count_within_tolerance
 from nqueens_cp.core.checker import is_valid_solution
 from nqueens_cp.core.errors import BackendOptionError, NQueensError, SearchBoundError
 from nqueens_cp.core.instance import Instance, Solution
@@ -62,24 +62,24 @@ def reference_solutions(instance: Instance) -> frozenset[Solution]:
     return frozenset(p for p in candidates if is_valid_solution(instance, p))
 
 
-def _refuses(backend: Backend, answer: str) -> bool:
+def _refuses(backend: Backend, answer: Answer) -> bool:
     """True (after checking the refusal is one ``NQueensError`` line) when ``backend`` does not give ``answer``."""
     if answer in backend.answers:
         return False
     try:
-        if answer == "count":
+        if answer is Answer.COUNT:
             backend.count(Instance(6))
         else:
             list(backend.solutions(Instance(6)))
     except NQueensError as error:
         _require("\n" not in str(error) and bool(str(error)), f"{backend!r}: refusal of {answer} is not one line")
         return True
-    raise ContractViolation(f"{backend!r}: does not declare {answer!r} in its answers but did not refuse it")
+    raise ContractViolation(f"{backend!r}: does not declare '{answer}' in its answers but did not refuse it")
 
 
 def check_counts(backend: Backend, ns: range = range(0, 11)) -> None:
     """``count`` equals OEIS A000170 for every n in ``ns``."""
-    if _refuses(backend, "count"):
+    if _refuses(backend, Answer.COUNT):
         return
     for n in ns:
         got = backend.count(Instance(n))
@@ -88,7 +88,7 @@ def check_counts(backend: Backend, ns: range = range(0, 11)) -> None:
 
 def check_solution_sets(backend: Backend, ns: range = range(0, 8)) -> None:
     """``solutions`` yields tuples, each valid, none twice, exactly the brute-force set."""
-    if _refuses(backend, "all"):
+    if _refuses(backend, Answer.ALL):
         return
     for n in ns:
         instance = Instance(n)
@@ -106,7 +106,7 @@ def check_solution_sets(backend: Backend, ns: range = range(0, 8)) -> None:
 def check_limit_and_first(backend: Backend) -> None:
     """``limit``, ``first_solution`` (None without a solution) and a negative limit refused."""
     eight = Instance(8)
-    if _refuses(backend, "all") | _refuses(backend, "count"):
+    if _refuses(backend, Answer.ALL) | _refuses(backend, Answer.COUNT):
         first = backend.first_solution(eight)
         _require(first is not None and is_valid_solution(eight, first), f"{backend!r}: bad first solution {first!r}")
         _require(backend.first_solution(Instance(3)) is None, f"{backend!r}: a first solution of n=3, which has none")
@@ -130,7 +130,7 @@ def check_limit_and_first(backend: Backend) -> None:
 
 def check_completion(backend: Backend) -> None:
     """Pre-placed queens: attacking ones give nothing, a full board gives itself, a wrong full board nothing."""
-    if _refuses(backend, "count"):
+    if _refuses(backend, Answer.COUNT):
         full = (0, 4, 7, 5, 2, 6, 1, 3)
         cases = (({0: 0, 1: 1}, None), ({0: 0, 3: 0}, None), (dict(enumerate(full)), full),
                  (dict(enumerate((0, 4, 7, 5, 2, 6, 3, 1))), None))
@@ -159,7 +159,7 @@ def check_random_completions(backend: Backend, examples: int = 25, seed: int = 0
         n = rng.randint(0, 7)
         fixed = {rng.randrange(n): rng.randrange(n) for _ in range(rng.randint(0, 3))} if n else {}
         instance = Instance(n, fixed)
-        if "all" not in backend.answers:
+        if Answer.ALL not in backend.answers:
             _check_first_against_brute_force(backend, instance)
             continue
         got = list(backend.solutions(instance))
@@ -199,7 +199,7 @@ def check_unique_counts(backend: Backend, ns: range = range(1, 8)) -> None:
     from nqueens_cp.core.oeis import A002562
     from nqueens_cp.core.symmetry import canonical
 
-    if _refuses(backend, "all"):
+    if _refuses(backend, Answer.ALL):
         return
     for n in ns:
         got = list(backend.solutions(Instance(n), unique=True))
@@ -244,10 +244,7 @@ CHECKS: tuple[Callable[[Backend], None], ...] = (
 
 def counts_agree(backend: Backend, got: int, expected: int) -> bool:
     """Whether ``got`` is ``expected``, or within the backend's stated tolerance (an approximate counter)."""
-    tolerance = float(getattr(backend, "count_tolerance", 0.0))
-    if tolerance == 0:
-        return got == expected
-    return expected / (1 + tolerance) <= got <= expected * (1 + tolerance)
+    return count_within_tolerance(got, expected, backend.count_tolerance)
 
 
 def check_count_only_counts(backend: Backend, ns: range = range(0, 10)) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import enum
 import importlib.util
 import math
 from abc import ABC, abstractmethod
@@ -32,10 +33,44 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-__all__ = ["ANSWERS", "SEARCH_MAX_N", "Backend", "BatchCount", "ModelSize", "OptionSpec"]
+__all__ = [
+    "ANSWERS", "SEARCH_MAX_N", "Answer", "Backend", "BatchCount", "ModelSize", "OptionSpec", "count_within_tolerance",
+]
 
-#: What a backend may answer: a first solution, every solution (``solutions``), the count.
-ANSWERS = frozenset({"first", "all", "count"})
+
+class Answer(str, enum.Enum):
+    """What a run asks of a backend; the value is the word the command line and messages use.
+
+    A ``str`` enum: a plug-in that still declares ``answers = frozenset({"first"})`` compares and
+    hashes equal to ``frozenset({Answer.FIRST})``.
+    """
+
+    #: A first solution (``first_solution``), or that there is none.
+    FIRST = "first"
+    #: Every solution (``solutions``).
+    ALL = "all"
+    #: The number of solutions (``count``).
+    COUNT = "count"
+
+    def __str__(self) -> str:
+        return str(self.value)
+
+    @property
+    def doing(self) -> str:
+        """What answering it is, for messages: ``count solutions``."""
+        return {"all": "enumerate solutions", "count": "count solutions", "first": "find a first solution"}[self.value]
+
+
+#: Every answer: what a backend gives unless it declares less.
+ANSWERS: frozenset[Answer] = frozenset(Answer)
+
+def count_within_tolerance(count: int, expected: int, tolerance: float) -> bool:
+    """Whether ``count`` answers a true count ``expected`` for a counter of relative ``tolerance``
+    (:attr:`Backend.count_tolerance`): equal when it is 0, else ``expected / (1 + t) <= count <= expected * (1 + t)``."""
+    if tolerance == 0:
+        return count == expected
+    return expected / (1 + tolerance) <= count <= expected * (1 + tolerance)
+
 
 #: The largest board the complete searches and the models take (beyond it, only what is linear in
 #: n answers: the ``localsearch`` and ``construction`` backends, which declare larger limits).
@@ -129,7 +164,7 @@ class Backend(ABC):
     #: Whether the backend honours pre-placed queens (``Instance.fixed``); the others refuse them.
     supports_fixed: ClassVar[bool] = True
     #: What it answers (of ``ANSWERS``); the public methods refuse the rest with one line.
-    answers: ClassVar[frozenset[str]] = ANSWERS
+    answers: ClassVar[frozenset[Answer]] = ANSWERS
     #: The largest n it takes; larger boards are refused with one line before anything is built.
     max_n: ClassVar[int] = SEARCH_MAX_N
     #: Whether ``first_columns`` is its own (a numpy array straight from the search, no tuple made):
@@ -208,13 +243,12 @@ class Backend(ABC):
     @classmethod
     def counts_only(cls) -> bool:
         """Whether it answers a count and nothing else (a model counter, a decision diagram)."""
-        return cls.answers == frozenset({"count"})
+        return cls.answers == frozenset({Answer.COUNT})
 
     @classmethod
-    def refusal(cls, answer: str) -> str:
+    def refusal(cls, answer: Answer) -> str:
         """The one line refusing ``answer`` (not in ``answers``)."""
-        what = {"all": "enumerate solutions", "count": "count solutions", "first": "find a first solution"}[answer]
-        return (f"backend {cls.name} cannot {what}: it answers {', '.join(sorted(cls.answers))} only "
+        return (f"backend {cls.name} cannot {Answer(answer).doing}: it answers {', '.join(sorted(cls.answers))} only "
                 '(use backend "bitboard" to count or enumerate)')
 
     @classmethod
@@ -224,7 +258,7 @@ class Backend(ABC):
 
     # -- the public contract -----------------------------------------------------------------
 
-    def _prepare(self, instance: Instance, limit: int | None, unique: bool, answer: str | None = "first") -> None:
+    def _prepare(self, instance: Instance, limit: int | None, unique: bool, answer: Answer | None = Answer.FIRST) -> None:
         """The checks every public method makes before a backend sees ``instance``."""
         if not isinstance(instance, Instance):
             raise BackendOptionError(f"instance must be an Instance, not {type(instance).__name__}")
@@ -233,8 +267,8 @@ class Backend(ABC):
                 f"backend {self.name} takes boards up to n = {self.max_n:,} (n = {instance.n:,}); "
                 f"for one solution of a larger board use {answering_backends(instance.n, empty=not (instance.fixed or instance.blocked))}"
             )
-        if answer in ("first", "count"):
-            if answer == "first":
+        if answer in (Answer.FIRST, Answer.COUNT):
+            if answer is Answer.FIRST:
                 refuse_slow_first(instance, self.name, self.options)
             else:
                 refuse_slow_count(instance, self.name)
@@ -260,7 +294,7 @@ class Backend(ABC):
         With ``unique``, one representative per class of the square's 8 symmetries: the
         lexicographically smallest image. ``unique`` needs an instance with no pre-placed queens.
         """
-        self._prepare(instance, limit, unique, "all")
+        self._prepare(instance, limit, unique, Answer.ALL)
         if limit == 0:
             return iter(())
         if instance.n == 0:
@@ -274,7 +308,7 @@ class Backend(ABC):
         """The solutions of :meth:`solutions` as 2-D arrays (a board per row), batch by batch, from
         a backend whose search gives them so (no tuple made); None from the others (and for
         ``limit`` 0 or n = 0, which :meth:`solutions` answers)."""
-        self._prepare(instance, limit, unique, "all")
+        self._prepare(instance, limit, unique, Answer.ALL)
         if limit == 0 or instance.n == 0:
             return None
         source = self._solution_arrays(instance, limit, unique)
@@ -307,12 +341,19 @@ class Backend(ABC):
 
     def count(self, instance: Instance, *, limit: int | None = None, unique: bool = False) -> int:
         """The number of solutions (symmetry classes with ``unique``), at most ``limit``."""
-        self._prepare(instance, limit, unique, "count")
+        self._prepare(instance, limit, unique, Answer.COUNT)
         if limit == 0:
             return 0
         if instance.n == 0:
             return 1
         return self._count(instance, limit, unique)
+
+    @property
+    def count_tolerance(self) -> float:
+        """The relative tolerance ``t`` of its counts (see :func:`count_within_tolerance`): 0 for an
+        exact counter. A property, not a class constant: an approximate counter's is an option
+        (``approxmc``'s ``epsilon``)."""
+        return 0.0
 
     def model_size(self, instance: Instance, *, unique: bool = False) -> ModelSize | None:
         """The size of the model this backend builds for ``instance``; None for plain searches."""

@@ -16,7 +16,7 @@ import sys
 from abc import abstractmethod
 from typing import ClassVar, Iterator
 
-from nqueens_cp.backends.framework.base import Backend
+from nqueens_cp.backends.framework.base import Answer, Backend
 from nqueens_cp.core.errors import NQueensError
 from nqueens_cp.core.instance import Instance, Solution
 
@@ -24,7 +24,7 @@ from nqueens_cp.core.instance import Instance, Solution
 class CountingBackend(Backend):
     """A backend that counts without enumerating (see the module docstring)."""
 
-    answers: ClassVar[frozenset[str]] = frozenset({"count"})
+    answers: ClassVar[frozenset[Answer]] = frozenset({Answer.COUNT})
 
     @property
     def count_tolerance(self) -> float:
@@ -32,7 +32,7 @@ class CountingBackend(Backend):
         return 0.0
 
     def _solutions(self, instance: Instance, limit: int | None) -> Iterator[Solution]:
-        raise NQueensError(self.refusal("all"))  # not reached: the public methods refuse first
+        raise NQueensError(self.refusal(Answer.ALL))  # not reached: the public methods refuse first
 
     def _count(self, instance: Instance, limit: int | None, unique: bool) -> int:
         count = self._count_all(instance, unique)

@@ -13,25 +13,21 @@ answers in a minute goes to the construction. The readable pure-Python row searc
 
 from __future__ import annotations
 
-from typing import Literal
-
+from nqueens_cp.backends.framework.base import Answer
 from nqueens_cp.core.instance import Instance
 
-#: What is asked: the first solution; a count (of all solutions or of symmetry classes, or one
-#: representative of a class: ``--unique``); every solution, streamed.
-Question = Literal["first", "count", "all"]
-
 #: The backend each question goes to when none is named (``first``: below ``LOCAL_SEARCH_FROM_N``).
-DEFAULT_BACKENDS: dict[str, str] = {"first": "backtrack", "count": "bitboard", "all": "bitboard"}
+#: ``count`` also stands for a count of symmetry classes, or one representative of a class (``--unique``).
+DEFAULT_BACKENDS: dict[Answer, str] = {Answer.FIRST: "backtrack", Answer.COUNT: "bitboard", Answer.ALL: "bitboard"}
 
 #: From this board size on, a first solution is asked of ``localsearch``; below it first-fail answers
 #: before numba has even loaded.
 LOCAL_SEARCH_FROM_N = 200
 
 
-def default_backend(question: Question, instance: Instance) -> str:
+def default_backend(question: Answer, instance: Instance) -> str:
     """The name of the backend that answers ``question`` about ``instance`` when none is named."""
-    if question == "first" and instance.n >= LOCAL_SEARCH_FROM_N:
+    if question is Answer.FIRST and instance.n >= LOCAL_SEARCH_FROM_N:
         from nqueens_cp.backends.framework.limits import FIRST_SOLUTION_MAX_N
 
         beyond = instance.n > FIRST_SOLUTION_MAX_N["localsearch"] and not (instance.fixed or instance.blocked)
