@@ -15,6 +15,7 @@ from nqueens_cp.cli.common import integer
 from nqueens_cp.cli.output import emit_solution
 from nqueens_cp.core.errors import NQueensError, SubProblemError
 from nqueens_cp.core.instance import Instance
+from nqueens_cp.parallel.settings import CHOOSABLE_EXECUTORS, DASK_WORKERS, RETRIES, ExecutorKind
 
 #: The flags that make a ``--count`` / ``--all`` run a split run, by argparse destination.
 SPLIT_FLAGS = {
@@ -47,10 +48,10 @@ def add_parallel_arguments(parser: argparse.ArgumentParser) -> None:
     )
     group.add_argument(
         "--executor",
-        choices=("threads", "processes", "dask"),
+        choices=CHOOSABLE_EXECUTORS,
         help="where sub-problems run: threads of this process (default with --workers > 1 for a "
         "--count by the compiled constellation kernel, which releases the GIL), a local process pool "
-        "(default for the others), or Dask distributed (a local cluster of --workers, default 2, "
+        f"(default for the others), or Dask distributed (a local cluster of --workers, default {DASK_WORKERS}, "
         "threads or processes as above, or the one at --scheduler)",
     )
     group.add_argument(
@@ -86,7 +87,7 @@ def add_parallel_arguments(parser: argparse.ArgumentParser) -> None:
         type=integer("--retries", 0),
         default=None,
         metavar="R",
-        help="retry a failing sub-problem up to R times (default 2), then stop with exit status 1 "
+        help=f"retry a failing sub-problem up to R times (default {RETRIES}), then stop with exit status 1 "
         "and no result",
     )
     group.add_argument(
@@ -129,12 +130,12 @@ def run_split(args: argparse.Namespace, instance: Instance, options: dict[str, A
         raise NQueensError("--limit cannot be combined with a split run (--workers > 1, --split-depth, ...)")
     if args.batches is not None and not args.count:
         raise NQueensError("--batches splits a --count (use --split-depth to split --all)")
-    if args.scheduler is not None and args.executor in ("threads", "processes"):
+    if args.scheduler is not None and args.executor in (ExecutorKind.THREADS, ExecutorKind.PROCESSES):
         raise NQueensError("--scheduler is a Dask address: use it with --executor dask (or alone)")
     executor = args.executor
     workers = args.workers if args.workers is not None else 1
-    if executor == "dask" and args.workers is None:
-        workers = 2
+    if executor == ExecutorKind.DASK and args.workers is None:
+        workers = DASK_WORKERS
     config = ParallelConfig(
         workers=workers,
         executor=executor,
@@ -142,7 +143,7 @@ def run_split(args: argparse.Namespace, instance: Instance, options: dict[str, A
         split_depth=args.split_depth,
         batches=args.batches,
         checkpoint=args.checkpoint,
-        max_attempts=(args.retries if args.retries is not None else 2) + 1,
+        max_attempts=(args.retries if args.retries is not None else RETRIES) + 1,
         verify=bool(args.verify or args.verify_with),
         verify_with=args.verify_with,
     )

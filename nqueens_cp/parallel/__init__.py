@@ -5,6 +5,7 @@
 * :mod:`.tasks`: the picklable unit of work and the function a worker runs.
 * :mod:`.executors`: this process, threads of it, a local process pool, or Dask ``distributed``.
 * :mod:`.checkpoint`: results kept in memory or committed one by one to an SQLite file.
+* :mod:`.settings`: the executors' names, the retries and the Dask workers by default.
 * :mod:`.planning`: every decision of a run made once (split kind and size, executor, checker).
 * :mod:`.verification`: ``verify`` pairs, and the total checked against OEIS with a recount.
 * :mod:`.run`: :class:`SplitRun`, which carries a plan out with retries and progress.
@@ -14,7 +15,6 @@ Nothing here imports Dask until a Dask executor is made.
 
 from nqueens_cp.parallel.checkpoint import CheckpointStore, MemoryStore, ResultStore
 from nqueens_cp.parallel.executors import (
-    EXECUTOR_NAMES,
     DaskExecutor,
     InlineExecutor,
     ProcessPoolTaskExecutor,
@@ -23,6 +23,7 @@ from nqueens_cp.parallel.executors import (
 )
 from nqueens_cp.parallel.planning import ParallelConfig, RunPlan, default_batches, default_depth, plan_run
 from nqueens_cp.parallel.run import SolvedSubProblem, SplitCount, SplitRun
+from nqueens_cp.parallel.settings import EXECUTOR_NAMES, ExecutorKind
 from nqueens_cp.parallel.split import (
     SplitPlan,
     SubProblem,
@@ -37,6 +38,7 @@ __all__ = [
     "EXECUTOR_NAMES",
     "CheckpointStore",
     "DaskExecutor",
+    "ExecutorKind",
     "InlineExecutor",
     "MemoryStore",
     "ParallelConfig",

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, Iterator
 
 from nqueens_cp.core.arguments import require_int
 from nqueens_cp.core.errors import NQueensError
+from nqueens_cp.parallel.settings import DASK_WORKERS, EXECUTOR_NAMES, ExecutorKind
 from nqueens_cp.parallel.tasks import SubResult, SubTask, solve_subproblem
 from nqueens_cp.system.processes import die_with_parent, exit_when_gone, start_method
 
@@ -48,8 +49,6 @@ class Lost(enum.Enum):
 
 WORKER_DIED = Lost.WORKER_DIED
 
-#: The executor names ``--executor`` accepts.
-EXECUTOR_NAMES: tuple[str, ...] = ("inline", "threads", "processes", "dask")
 
 
 @dataclass(frozen=True)
@@ -337,7 +336,7 @@ class DaskExecutor(TaskExecutor):
     is then ignored. Up to twice the cluster's thread count of tasks is submitted at a time.
     """
 
-    def __init__(self, scheduler: str | None = None, workers: int = 2, *, in_process: bool = False) -> None:
+    def __init__(self, scheduler: str | None = None, workers: int = DASK_WORKERS, *, in_process: bool = False) -> None:
         try:
             # Imported as Any: distributed's own annotations are partial.
             distributed: Any = importlib.import_module("distributed")
@@ -430,12 +429,12 @@ def make_executor(
 ) -> TaskExecutor:
     """The executor called ``name`` (one of :data:`EXECUTOR_NAMES`); ``in_process``: a local Dask
     cluster of threads in this process (for tasks that release the GIL)."""
-    if name == "inline":
+    if name == ExecutorKind.INLINE:
         return InlineExecutor()
-    if name == "threads":
+    if name == ExecutorKind.THREADS:
         return ThreadTaskExecutor(workers)
-    if name == "processes":
+    if name == ExecutorKind.PROCESSES:
         return ProcessPoolTaskExecutor(workers)
-    if name == "dask":
+    if name == ExecutorKind.DASK:
         return DaskExecutor(scheduler, workers, in_process=in_process)
     raise NQueensError(f"unknown executor {name!r} (choose from {', '.join(EXECUTOR_NAMES)})")

@@ -28,7 +28,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from nqueens_cp.backends.framework.base import Backend
 from nqueens_cp.backends.framework.configuration import Configuration
@@ -36,7 +36,7 @@ from nqueens_cp.core.arguments import require_bool, require_int, require_str
 from nqueens_cp.core.errors import CheckpointError, InvalidArgumentError, NQueensError
 from nqueens_cp.core.instance import Instance
 from nqueens_cp.parallel.checkpoint import read_header
-from nqueens_cp.parallel.executors import EXECUTOR_NAMES
+from nqueens_cp.parallel.settings import EXECUTOR_NAMES, RETRIES, ExecutorKind
 from nqueens_cp.parallel.split import SplitPlan, split_constellations, split_instance
 
 #: Local workers allowed per core: more only adds processes or threads fighting for the cores.
@@ -76,7 +76,7 @@ class ParallelConfig:
     scheduler: str | None = None
     split_depth: int | None = None
     checkpoint: str | Path | None = None
-    max_attempts: int = 3
+    max_attempts: int = RETRIES + 1
     symmetry: bool = True
     batches: int | None = None
     verify: bool = False
@@ -100,15 +100,15 @@ class ParallelConfig:
         require_str(self.verify_with, "ParallelConfig.verify_with", optional=True)
         require_int(self.batches, "ParallelConfig.batches", minimum=1, optional=True)
 
-    def executor_name(self, releases_gil: bool = False) -> str:
+    def executor_name(self, releases_gil: bool = False) -> ExecutorKind:
         """The executor this configuration runs tasks on (``releases_gil``: whether they release the GIL)."""
         if self.executor is not None:
-            return self.executor
+            return ExecutorKind(self.executor)
         if self.scheduler is not None:
-            return "dask"
+            return ExecutorKind.DASK
         if self.workers == 1:
-            return "inline"
-        return "threads" if releases_gil else "processes"
+            return ExecutorKind.INLINE
+        return ExecutorKind.THREADS if releases_gil else ExecutorKind.PROCESSES
 
 
 @dataclass(frozen=True)
@@ -166,9 +166,9 @@ def default_depth(
     return min(instance.n, max_depth)
 
 
-def _check_local_workers(config: ParallelConfig, executor: str) -> None:
+def _check_local_workers(config: ParallelConfig, executor: ExecutorKind) -> None:
     """Refuse a local pool or cluster of far more workers than this machine has cores."""
-    if executor == "inline" or config.scheduler is not None:
+    if executor is ExecutorKind.INLINE or config.scheduler is not None:
         return
     limit = MAX_WORKERS_PER_CORE * (os.cpu_count() or 1)
     if config.workers > limit:
@@ -222,12 +222,14 @@ def plan_run(
     config: ParallelConfig,
     *,
     enumerate: bool,
-    capacity: Callable[[str, bool], int],
+    capacity: int | None = None,
 ) -> RunPlan:
-    """Decide the run of ``instance`` with ``backend`` (see the module documentation).
+    """Decide the run of ``instance`` with ``backend`` (see the module documentation); nothing is
+    started here.
 
-    ``capacity(executor, in_process)`` gives how many tasks that executor runs at once; it is
-    called only when a size has to be chosen (for a Dask cluster at ``scheduler`` it connects).
+    ``capacity``: how many tasks the executor runs at once when the caller has asked it (a shared
+    executor, a Dask cluster at ``scheduler`` connected to first); None: the local executor's own,
+    ``config.workers`` (1 inline).
     """
     header = read_header(config.checkpoint) if config.checkpoint is not None else None
     available = _start_constellations(instance, backend, config, enumerate, header)
@@ -236,17 +238,19 @@ def plan_run(
     executor = config.executor_name(in_process)
     _check_local_workers(config, executor)
     checker = _checker(backend, config, by_constellations)
+    if capacity is None:
+        capacity = 1 if executor is ExecutorKind.INLINE else config.workers
     if by_constellations:
         batches = config.batches or _from_header(config, header, "batches", "number of constellation batches")
         if batches is None:
-            per_worker = PER_THREAD if executor == "threads" else PER_WORKER
-            batches = default_batches(available, capacity(executor, in_process), per_worker=per_worker)
+            per_worker = PER_THREAD if executor is ExecutorKind.THREADS else PER_WORKER
+            batches = default_batches(available, capacity, per_worker=per_worker)
         split = split_constellations(instance, batches)
     else:
         depth = config.split_depth
         if depth is None:
             depth = _from_header(config, header, "split_depth", "split depth")
         if depth is None:
-            depth = default_depth(instance, capacity(executor, in_process))
+            depth = default_depth(instance, capacity)
         split = split_instance(instance, depth, symmetry=config.symmetry)
     return RunPlan(split, executor, in_process, checker, header)

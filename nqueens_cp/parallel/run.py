@@ -38,6 +38,7 @@ from nqueens_cp.core.instance import Instance, Solution
 from nqueens_cp.parallel.checkpoint import CheckpointStore, MemoryStore, ResultStore
 from nqueens_cp.parallel.executors import WORKER_DIED, Outcome, TaskExecutor, make_executor
 from nqueens_cp.parallel.planning import ParallelConfig, RunPlan, plan_run
+from nqueens_cp.parallel.settings import ExecutorKind
 from nqueens_cp.parallel.split import SplitPlan, SubProblem, expand
 from nqueens_cp.parallel.tasks import SubResult, SubTask
 from nqueens_cp.parallel.verification import Verification
@@ -53,7 +54,7 @@ def _one_by_one(tasks: deque[SubTask]) -> Iterator[Outcome]:
     """The outcomes of ``tasks`` (filled while the run's own executor works), each run alone in a
     one-process pool: a worker that dies now was killed by that task, and by no other."""
     if tasks:
-        with make_executor("processes", workers=1) as single:
+        with make_executor(ExecutorKind.PROCESSES, workers=1) as single:
             yield from single.outcomes(tasks)
 
 
@@ -128,9 +129,9 @@ class SplitRun:
         if instance.blocked:
             raise NQueensError("split runs do not take blocked squares (their checkpoints record pre-placed queens "
                                "only): run without --workers/--split-depth")
-        self._executor: TaskExecutor | None = None  # made by the plan when it sizes the split, else at the first task
+        self._executor: TaskExecutor | None = None  # a cluster at ``scheduler`` now, any other at the first task
         self.run_plan: RunPlan = plan_run(
-            self.instance, self._backend, self.config, enumerate=self.enumerate, capacity=self._capacity
+            self.instance, self._backend, self.config, enumerate=self.enumerate, capacity=self._asked_capacity()
         )
         self._verification = Verification(
             self.instance, self._backend, self.run_plan, unique=self.unique, verify=self.config.verify
@@ -165,12 +166,15 @@ class SplitRun:
 
     # -- executors ----------------------------------------------------------------------------
 
-    def _capacity(self, executor: str, in_process: bool) -> int:
-        """How many tasks the run's executor will run at once; only a shared executor or a Dask
-        cluster at ``scheduler`` is asked (the latter connected to now), a local one is not started."""
-        if self._shared_executor is not None or (executor == "dask" and self.config.scheduler is not None):
-            return self._make_executor(executor, in_process).capacity
-        return 1 if executor == "inline" else self.config.workers
+    def _asked_capacity(self) -> int | None:
+        """How many tasks run at once where only the executor knows it, asked before the plan: a
+        shared executor, or a Dask cluster at ``scheduler`` (connected to now: its workers are not
+        ours to count). None: a local executor, sized by the plan from ``workers``; it starts later."""
+        if self._shared_executor is not None:
+            return self._shared_executor.capacity
+        if self.config.scheduler is not None and self.config.executor_name() is ExecutorKind.DASK:
+            return self._make_executor(ExecutorKind.DASK, in_process=False).capacity
+        return None
 
     def _make_executor(self, executor: str, in_process: bool) -> TaskExecutor:
         if self._shared_executor is not None:
