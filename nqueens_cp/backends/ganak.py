@@ -18,12 +18,13 @@ from __future__ import annotations
 from typing import ClassVar
 
 from nqueens_cp.backends.framework.base import OptionSpec
-from nqueens_cp.backends.framework.counting import CountingBackend, quiet_stdout
+from nqueens_cp.backends.framework.counting import CountingBackend
 from nqueens_cp.backends.framework.limits import check_fits, cnf_estimate
 from nqueens_cp.core.instance import Instance
 from nqueens_cp.models.cnf import DEFAULT_ENCODING, ENCODINGS, build_cnf
 from nqueens_cp.models.geometry import ModelSize
 from nqueens_cp.system.interrupts import native_call
+from nqueens_cp.system.processes import quiet_stdout
 
 
 class GanakBackend(CountingBackend):

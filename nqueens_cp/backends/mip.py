@@ -11,9 +11,6 @@ whose count (OEIS) is within it, or at most :data:`MAX_ENUMERATION_ROWS` rows to
 
 from __future__ import annotations
 
-import contextlib
-import os
-import sys
 from itertools import islice
 from typing import TYPE_CHECKING, Iterator
 
@@ -25,6 +22,7 @@ from nqueens_cp.core.oeis import A000170, A002562
 from nqueens_cp.models.geometry import ModelSize
 from nqueens_cp.models.mip import FORMULATIONS, INF, MipModel, build_mip_model
 from nqueens_cp.system.interrupts import native_call
+from nqueens_cp.system.processes import quiet_stdout
 
 if TYPE_CHECKING:
     import highspy
@@ -33,20 +31,6 @@ if TYPE_CHECKING:
 MAX_NOGOOD_SOLVES = 100
 #: Boards with at most this many rows to decide have at most A000170[8] = 92 solutions.
 MAX_ENUMERATION_ROWS = 8
-
-
-@contextlib.contextmanager
-def _quiet_stdout() -> Iterator[None]:
-    """Silence file descriptor 1 while HiGHS starts: its constructor prints a banner there."""
-    sys.stdout.flush()
-    saved = os.dup(1)
-    try:
-        with open(os.devnull, "w") as devnull:
-            os.dup2(devnull.fileno(), 1)
-        yield
-    finally:
-        os.dup2(saved, 1)
-        os.close(saved)
 
 
 class MipBackend(Backend):
@@ -73,7 +57,7 @@ class MipBackend(Backend):
         import highspy
         import numpy as np
 
-        with _quiet_stdout():
+        with quiet_stdout():  # HiGHS's constructor prints a banner on file descriptor 1
             highs = highspy.Highs()  # type: ignore[no-untyped-call]
         highs.setOptionValue("output_flag", False)
         if self.options["time_limit"] is not None:

@@ -10,9 +10,6 @@ the model itself, never visiting the solutions one by one. So they answer counts
 
 from __future__ import annotations
 
-import contextlib
-import os
-import sys
 from abc import abstractmethod
 from typing import ClassVar, Iterator
 
@@ -43,17 +40,3 @@ class CountingBackend(Backend):
     def _count_all(self, instance: Instance, unique: bool) -> int:
         """The count of ``instance`` (n >= 1): its solutions, or its symmetry classes with ``unique``."""
 
-
-@contextlib.contextmanager
-def quiet_stdout() -> Iterator[None]:
-    """Send what C code writes on file descriptor 1 to /dev/null while the block runs (a counter's
-    progress lines would mix with the command's answer)."""
-    sys.stdout.flush()
-    saved = os.dup(1)
-    try:
-        with open(os.devnull, "w") as null:
-            os.dup2(null.fileno(), 1)
-        yield
-    finally:
-        os.dup2(saved, 1)
-        os.close(saved)
