@@ -61,6 +61,7 @@ __all__ = [
     "atmost_one",
     "atmost_one_size",
     "bimander",
+    "ceil_log2",
     "commander",
     "pairwise",
     "product",
@@ -136,7 +137,7 @@ def bimander(lits: Sequence[int], pool: VariablePool, /, *, group_size: int = 2)
     groups = -(-m // group_size)
     if m <= 2 or groups <= 1:
         return pairwise(lits, pool)
-    bits = [pool.id() for _ in range(_ceil_log2(groups))]
+    bits = [pool.id() for _ in range(ceil_log2(groups))]
     clauses: list[Clause] = []
     for index in range(groups):
         group = lits[index * group_size:(index + 1) * group_size]
@@ -224,7 +225,7 @@ def _bimander_size(m: int, g: int) -> Cost:
     groups = -(-m // g)
     if m <= 2 or groups <= 1:
         return _pairwise_size(m)
-    bits = _ceil_log2(groups)
+    bits = ceil_log2(groups)
     full, rest = divmod(m, g)
     return Cost(bits, full * _pairwise_size(g).clauses + _pairwise_size(rest).clauses + m * bits)
 
@@ -250,5 +251,6 @@ def _ceil_sqrt(m: int) -> int:
     return root if root * root == m else root + 1
 
 
-def _ceil_log2(m: int) -> int:
+def ceil_log2(m: int) -> int:
+    """``⌈log2 m⌉`` for ``m >= 1``: the bits that number ``m`` things (0 for one)."""
     return (m - 1).bit_length()

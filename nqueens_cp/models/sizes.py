@@ -27,7 +27,7 @@ from fractions import Fraction
 from math import isqrt
 
 from nqueens_cp.core.errors import BackendOptionError
-from nqueens_cp.models.amo import AMO_ENCODERS, Cost, atmost_one_size
+from nqueens_cp.models.amo import AMO_ENCODERS, Cost, atmost_one_size, ceil_log2
 from nqueens_cp.models.geometry import ModelSize
 from nqueens_cp.models.lines import line_model_size
 
@@ -44,10 +44,6 @@ __all__ = [
     "opb_size",
     "row_model_size",
 ]
-
-
-def _ceil_log2(m: int) -> int:
-    return (m - 1).bit_length()
 
 
 def _batcher_comparators(size: int) -> int:
@@ -118,7 +114,7 @@ def atmost_one_cost(encoding: str, m: int) -> Cost:
     if encoding == "seqcounter":
         return Cost(m - 1, 3 * m - 4)
     if encoding == "bitwise":
-        bits = _ceil_log2(m)
+        bits = ceil_log2(m)
         return Cost(bits, m * bits)
     if encoding == "ladder":
         return Cost(m + 1, 4 * m)
@@ -129,7 +125,7 @@ def atmost_one_cost(encoding: str, m: int) -> Cost:
         blocks = (m + pad) // 2
         return Cost(8 * blocks - 6 + pad, 12 * blocks - 8 + pad)
     if encoding == "sortnetwrk":
-        size = 1 << _ceil_log2(m)
+        size = 1 << ceil_log2(m)
         pad = int(size != m)
         comparators = _batcher_comparators(size)
         return Cost(2 * comparators + pad, 3 * comparators + 1 + pad)
