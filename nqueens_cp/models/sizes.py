@@ -40,7 +40,6 @@ __all__ = [
     "cnf_size",
     "cpsat_size",
     "line_size",
-    "minizinc_size",
     "opb_size",
     "row_model_size",
 ]
@@ -217,11 +216,6 @@ def line_size(n: int, preplaced: int = 0) -> ModelSize:
 
 def cpsat_size(n: int, preplaced: int = 0) -> ModelSize:
     """The CP-SAT model: n integer variables, three AllDifferent constraints and one equality per pre-placed queen."""
-    return ModelSize(n, 3 + preplaced)
-
-
-def minizinc_size(n: int, preplaced: int = 0) -> ModelSize:
-    """The MiniZinc model: the same n variables and 3 + p constraints as the CP-SAT model."""
     return ModelSize(n, 3 + preplaced)
 
 
