@@ -40,8 +40,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Sequence
 
-from nqueens_cp.core.arguments import require_bool, require_instance
-from nqueens_cp.core.errors import BackendOptionError
+from nqueens_cp.core.arguments import require_bool, require_choice, require_instance
 from nqueens_cp.core.instance import Instance, Solution
 from nqueens_cp.core.symmetry import require_symmetric
 from nqueens_cp.models.amo import AMO_ENCODERS, atmost_one
@@ -103,8 +102,7 @@ class QueensCnf:
 
 def check_encoding(encoding: str) -> None:
     """Raise ``BackendOptionError`` unless ``encoding`` is one of :data:`ENCODINGS`."""
-    if encoding not in ENCODINGS:
-        raise BackendOptionError(f"unknown encoding {encoding!r} (choose from {', '.join(ENCODINGS)})")
+    require_choice(encoding, ENCODINGS, "encoding")
 
 
 def build_cnf(instance: Instance, encoding: str = DEFAULT_ENCODING, unique: bool = False) -> QueensCnf:

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import combinations
+from typing import Callable
 
 from nqueens_cp.core.instance import Instance
 from nqueens_cp.models.geometry import ModelSize
 from nqueens_cp.models.lex_leader import lex_leader_clauses
-from nqueens_cp.models.lines import LineModel
+from nqueens_cp.models.lines import LineModel, build_line_model
 
 
 @dataclass(frozen=True)
@@ -86,11 +87,14 @@ def clause_row(name: str, clause: list[int]) -> LinearRow:
     return LinearRow(name, tuple((1 if lit > 0 else -1, abs(lit)) for lit in clause), lower=1 - negatives)
 
 
-def linear_model(instance: Instance, model: LineModel, line_rows: list[LinearRow], formulation: str,
-                 unique: bool) -> LinearModel:
-    """The linear model of ``instance`` from the rows of its lines: adds a row ``x = 1`` per
+def build_linear_model(instance: Instance, formulation: str, unique: bool,
+                       weak_rows: Callable[[LineModel], list[LinearRow]]) -> LinearModel:
+    """The linear model of ``instance``: the rows of its lines (:func:`clique_rows` for the
+    formulation ``lines``, ``weak_rows`` of the line model for the other), a row ``x = 1`` per
     pre-placed queen, the unsatisfiable row ``0 >= 1`` when they attack each other, and with
     ``unique`` the lex-leader clauses as rows over auxiliary variables."""
+    model = build_line_model(instance, unique)
+    line_rows = clique_rows(model) if formulation == "lines" else weak_rows(model)
     rows = [*line_rows, *(line_row(f"fixed_{square}", (square,), 1, 1) for square in model.forced)]
     if not model.consistent:
         rows.append(LinearRow("attacking_preplaced", (), 1, None))

@@ -17,30 +17,30 @@ are added, each clause ``l1 ∨ … ∨ lk`` as ``Σ_{pos} x − Σ_{neg} x >= 1
 
 from __future__ import annotations
 
-from nqueens_cp.core.errors import BackendOptionError
+from nqueens_cp.core.arguments import require_choice
 from nqueens_cp.core.instance import Instance
-from nqueens_cp.models.linear import LinearModel, clique_rows, line_row, linear_model, named_lines, pair_rows
-from nqueens_cp.models.lines import build_line_model
+from nqueens_cp.models.linear import (
+    LinearModel,
+    LinearRow,
+    build_linear_model,
+    line_row,
+    named_lines,
+    pair_rows,
+)
+from nqueens_cp.models.lines import LineModel
 
 #: The PB formulations, the default first.
 FORMULATIONS: tuple[str, ...] = ("lines", "clauses")
 
 
-def check_formulation(formulation: str) -> None:
-    """Raise ``BackendOptionError`` unless ``formulation`` is one of :data:`FORMULATIONS`."""
-    if formulation not in FORMULATIONS:
-        raise BackendOptionError(f"unknown PB formulation {formulation!r} (choose from {', '.join(FORMULATIONS)})")
+def _clause_rows(model: LineModel) -> list[LinearRow]:
+    """The ``clauses`` formulation: ``Σ x >= 1`` on rows and columns, ``x_a + x_b <= 1`` per pair on any line."""
+    exactly, at_most = named_lines(model)
+    return [*(line_row(name, line, 1, None) for name, line in exactly),
+            *(row for name, line in (*exactly, *at_most) for row in pair_rows(name, line))]
 
 
 def build_pb_model(instance: Instance, formulation: str = "lines", unique: bool = False) -> LinearModel:
     """The PB model of ``instance`` (see the module docstring)."""
-    check_formulation(formulation)
-    model = build_line_model(instance, unique)
-    if formulation == "lines":
-        rows = clique_rows(model)
-    else:
-        exactly, at_most = named_lines(model)
-        rows = [line_row(name, line, 1, None) for name, line in exactly]
-        for name, line in (*exactly, *at_most):
-            rows += pair_rows(name, line)
-    return linear_model(instance, model, rows, formulation, unique)
+    require_choice(formulation, FORMULATIONS, "PB formulation")
+    return build_linear_model(instance, formulation, unique, _clause_rows)
