@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Callable
 
 from nqueens_cp.core.instance import Instance
 from nqueens_cp.models.geometry import ModelSize
@@ -81,25 +80,34 @@ def clique_rows(model: LineModel) -> list[LinearRow]:
             *(line_row(name, line, None, 1) for name, line in at_most)]
 
 
+def pairwise_rows(model: LineModel, *, clauses: bool) -> list[LinearRow]:
+    """The weak formulation, by pairs of squares: ``x_a + x_b <= 1`` for each pair on a diagonal,
+    ``Σ x = 1`` on every row and column; with ``clauses`` (the pairwise CNF as rows) ``Σ x >= 1``
+    on rows and columns instead, and a pair row for each of their pairs too."""
+    exactly, at_most = named_lines(model)
+    paired = (*exactly, *at_most) if clauses else at_most
+    return [*(line_row(name, line, 1, None if clauses else 1) for name, line in exactly),
+            *(row for name, line in paired for row in pair_rows(name, line))]
+
+
 def clause_row(name: str, clause: list[int]) -> LinearRow:
     """The clause ``l1 ∨ … ∨ lk`` (signed variables) as ``Σ_{pos} x − Σ_{neg} x >= 1 − #neg``."""
     negatives = sum(1 for lit in clause if lit < 0)
     return LinearRow(name, tuple((1 if lit > 0 else -1, abs(lit)) for lit in clause), lower=1 - negatives)
 
 
-def build_linear_model(instance: Instance, formulation: str, unique: bool,
-                       weak_rows: Callable[[LineModel], list[LinearRow]]) -> LinearModel:
+def build_linear_model(instance: Instance, formulation: str, unique: bool, *, clauses: bool) -> LinearModel:
     """The linear model of ``instance``: the rows of its lines (:func:`clique_rows` for the
-    formulation ``lines``, ``weak_rows`` of the line model for the other), a row ``x = 1`` per
-    pre-placed queen, the unsatisfiable row ``0 >= 1`` when they attack each other, and with
+    formulation ``lines``, :func:`pairwise_rows` with ``clauses`` for the other), a row ``x = 1``
+    per pre-placed queen, the unsatisfiable row ``0 >= 1`` when they attack each other, and with
     ``unique`` the lex-leader clauses as rows over auxiliary variables."""
     model = build_line_model(instance, unique)
-    line_rows = clique_rows(model) if formulation == "lines" else weak_rows(model)
+    line_rows = clique_rows(model) if formulation == "lines" else pairwise_rows(model, clauses=clauses)
     rows = [*line_rows, *(line_row(f"fixed_{square}", (square,), 1, 1) for square in model.forced)]
     if not model.consistent:
         rows.append(LinearRow("attacking_preplaced", (), 1, None))
     variables = len(model.squares)
     if unique and instance.n > 1:
-        variables, clauses = lex_leader_clauses(instance.n)
-        rows += [clause_row(f"lex_{k}", clause) for k, clause in enumerate(clauses)]
+        variables, lex_clauses = lex_leader_clauses(instance.n)
+        rows += [clause_row(f"lex_{k}", clause) for k, clause in enumerate(lex_clauses)]
     return LinearModel(model, variables, tuple(rows), formulation)

@@ -20,32 +20,17 @@ from __future__ import annotations
 
 from nqueens_cp.core.arguments import require_choice
 from nqueens_cp.core.instance import Instance
-from nqueens_cp.models.linear import (
-    LinearModel,
-    LinearRow,
-    build_linear_model,
-    line_row,
-    named_lines,
-    pair_rows,
-)
-from nqueens_cp.models.lines import LineModel
+from nqueens_cp.models.linear import LinearModel, build_linear_model
 from nqueens_cp.models.text import blocked_text, placed_text
 
 #: The MIP formulations, the default first.
 FORMULATIONS: tuple[str, ...] = ("lines", "pairwise")
 
 
-def _pairwise_rows(model: LineModel) -> list[LinearRow]:
-    """The ``pairwise`` formulation: ``Σ x = 1`` on rows and columns, ``x_a + x_b <= 1`` per pair on a diagonal."""
-    exactly, at_most = named_lines(model)
-    return [*(line_row(name, line, 1, 1) for name, line in exactly),
-            *(row for name, line in at_most for row in pair_rows(name, line))]
-
-
 def build_mip_model(instance: Instance, formulation: str = "lines", unique: bool = False) -> LinearModel:
     """The 0-1 program of ``instance`` (see the module docstring)."""
     require_choice(formulation, FORMULATIONS, "MIP formulation")
-    return build_linear_model(instance, formulation, unique, _pairwise_rows)
+    return build_linear_model(instance, formulation, unique, clauses=False)
 
 
 def _header(instance: Instance, comment: str) -> list[str]:

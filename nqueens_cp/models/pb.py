@@ -19,28 +19,13 @@ from __future__ import annotations
 
 from nqueens_cp.core.arguments import require_choice
 from nqueens_cp.core.instance import Instance
-from nqueens_cp.models.linear import (
-    LinearModel,
-    LinearRow,
-    build_linear_model,
-    line_row,
-    named_lines,
-    pair_rows,
-)
-from nqueens_cp.models.lines import LineModel
+from nqueens_cp.models.linear import LinearModel, build_linear_model
 
 #: The PB formulations, the default first.
 FORMULATIONS: tuple[str, ...] = ("lines", "clauses")
 
 
-def _clause_rows(model: LineModel) -> list[LinearRow]:
-    """The ``clauses`` formulation: ``Σ x >= 1`` on rows and columns, ``x_a + x_b <= 1`` per pair on any line."""
-    exactly, at_most = named_lines(model)
-    return [*(line_row(name, line, 1, None) for name, line in exactly),
-            *(row for name, line in (*exactly, *at_most) for row in pair_rows(name, line))]
-
-
 def build_pb_model(instance: Instance, formulation: str = "lines", unique: bool = False) -> LinearModel:
     """The PB model of ``instance`` (see the module docstring)."""
     require_choice(formulation, FORMULATIONS, "PB formulation")
-    return build_linear_model(instance, formulation, unique, _clause_rows)
+    return build_linear_model(instance, formulation, unique, clauses=True)
