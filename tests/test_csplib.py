@@ -14,17 +14,25 @@ from nqueens_cp import Instance, InvalidInstanceError, NQueensError
 from nqueens_cp.core.checker import is_valid_solution, solution_problems
 from nqueens_cp.core.errors import InstanceFileError
 from nqueens_cp.core.instance import diagonal_squares
-from nqueens_cp.instances.excluded_diagonals import (
-    Diagonal,
-    ExcludedDiagonals,
-    reduce_completion,
-    to_completion,
-)
-from nqueens_cp.instances.files import read_completion, read_excluded_diagonals, read_instance
+from nqueens_cp.instances.excluded_diagonals import Diagonal, ExcludedDiagonals, to_completion
+from nqueens_cp.instances.files import read_excluded_diagonals, read_instance
+from nqueens_cp.models.reduction import reduce_instance
 
 from .conftest import run_cli
 
 DATA = Path(__file__).parent / "data" / "csplib079"
+
+
+def free_part(instance: Instance) -> tuple[tuple[int, ...], tuple[int, ...], Instance]:
+    """The free rows and columns of a completion instance, and the board of its open squares on
+    them (the i-th free row and column become row and column i), from the models' reduction."""
+    reduction = reduce_instance(instance)
+    row_of = {r: i for i, r in enumerate(reduction.rows)}
+    col_of = {c: j for j, c in enumerate(reduction.cols)}
+    open_squares = {(row_of[r], col_of[c]) for r, c in reduction.squares}
+    m = len(reduction.rows)
+    blocked = [(i, j) for i in range(m) for j in range(m) if (i, j) not in open_squares]
+    return reduction.rows, reduction.cols, Instance(m, blocked=blocked)
 
 
 def first_solution(instance: Instance) -> tuple[int, ...] | None:
@@ -141,9 +149,8 @@ def test_answers_of_the_paper_on_the_test_files() -> None:
 
 
 def test_completion_file_of_the_papers_translation() -> None:
-    instance = read_completion(DATA / "completion-10-4-778-3.param")
+    instance = read_instance(DATA / "completion-10-4-778-3.param")
     assert instance.n == 19 * 133 + 13 and len(instance.fixed) == instance.n - 10
-    assert read_instance(DATA / "completion-10-4-778-3.param") == instance
 
 
 def test_multi_line_values_comments_and_essence_spelling(tmp_path: Path) -> None:
@@ -152,7 +159,7 @@ def test_multi_line_values_comments_and_essence_spelling(tmp_path: Path) -> None
     assert read_excluded_diagonals(path).problem.diagonals == (Diagonal("sum", 4), Diagonal("difference", 0))
     completion = tmp_path / "c.param"
     completion.write_text("letting n be 4\nletting init = [[0, 1],\n [3, 2]]\n")
-    assert read_completion(completion) == Instance(4, {0: 1, 3: 2})
+    assert read_instance(completion) == Instance(4, {0: 1, 3: 2})
     empty = tmp_path / "e.param"
     empty.write_text("letting n = 3\nletting init = []\n")
     assert read_instance(empty) == Instance(3)
@@ -161,7 +168,7 @@ def test_multi_line_values_comments_and_essence_spelling(tmp_path: Path) -> None
 def test_two_init_queens_in_one_row_have_no_completion(tmp_path: Path) -> None:
     path = tmp_path / "c.param"
     path.write_text("letting n = 6\nletting init = [[2, 1], [2, 4]]\n")
-    instance = read_completion(path)
+    instance = read_instance(path)
     assert instance.fixed == ((2, 1),) and not instance.fixed_are_consistent()
     assert first_solution(instance) is None
 
@@ -236,7 +243,7 @@ def test_translation_reduces_back_to_the_original_instance() -> None:
             big = translation.instance
             assert big.fixed_are_consistent()
             assert len(big.fixed) == big.n - n
-            rows, cols, reduced = reduce_completion(big)
+            rows, cols, reduced = free_part(big)
             assert rows == tuple(r + translation.row_offset for r in range(n)) and cols == tuple(range(n))
             assert reduced == problem.instance()
 
@@ -249,7 +256,7 @@ def test_both_forms_give_the_same_answers_and_boards_map_across() -> None:
             continue  # a third of the rows keeps this test fast
         problem = read_excluded_diagonals(DATA / f"diag-{n}-4-{ident}.param").first(d)
         translation = to_completion(problem)
-        _, _, reduced = reduce_completion(translation.instance)
+        _, _, reduced = free_part(translation.instance)
         direct, via_completion = first_solution(problem.instance()), first_solution(reduced)
         assert (direct is not None) == (via_completion is not None) == satisfiable
         if via_completion is not None:

@@ -32,7 +32,6 @@ def test_bar_on_a_terminal_shows_count_rate_and_label() -> None:
     with bar.paused():
         terminal.write("a message\n")
     bar.close()
-    assert bar.enabled is False  # closed
     assert "3/12" in terminal.text and "n=8 cpsat rep 1" in terminal.text and "a message" in terminal.text
     assert "run/s" in terminal.text or "s/run" in terminal.text  # the rate
 

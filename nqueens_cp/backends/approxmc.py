@@ -21,16 +21,12 @@ from __future__ import annotations
 from typing import ClassVar
 
 from nqueens_cp.backends.framework.base import OptionSpec
-from nqueens_cp.backends.framework.counting import CountingBackend
-from nqueens_cp.backends.sat import cnf_estimate
-from nqueens_cp.core.instance import Instance
-from nqueens_cp.models.cnf import DEFAULT_ENCODING, build_cnf
-from nqueens_cp.models.encodings import ENCODINGS
-from nqueens_cp.models.geometry import ModelEstimate, ModelSize
+from nqueens_cp.backends.framework.counting import ENCODING_OPTION, CnfCountingBackend
+from nqueens_cp.models.cnf import QueensCnf
 from nqueens_cp.system.interrupts import in_child
 
 
-class ApproxMcBackend(CountingBackend):
+class ApproxMcBackend(CnfCountingBackend):
     """The CNF counted by ApproxMC within (epsilon, delta), projected on the queen variables."""
 
     name: ClassVar[str] = "approxmc"
@@ -43,7 +39,7 @@ class ApproxMcBackend(CountingBackend):
         OptionSpec("epsilon", float, 0.8, "tolerance: the count is within a factor 1 + epsilon", minimum=0.01),
         OptionSpec("delta", float, 0.2, "confidence: the bound holds with probability 1 - delta", minimum=0.001),
         OptionSpec("seed", int, 1, "random seed of the hash functions", minimum=0),
-        OptionSpec("encoding", str, DEFAULT_ENCODING, "cardinality encoding of the CNF", choices=ENCODINGS),
+        ENCODING_OPTION,
     )
 
     def __init__(self, *, memory_budget_mb: float | None = None, **options: object) -> None:
@@ -57,22 +53,12 @@ class ApproxMcBackend(CountingBackend):
     def count_tolerance(self) -> float:
         return float(self.options["epsilon"])
 
-    def memory_estimate(self, instance: Instance) -> ModelEstimate:
-        return cnf_estimate(instance, self.options["encoding"])
-
-    def _model_size(self, instance: Instance, unique: bool) -> ModelSize:
-        self.check_fits(self.memory_estimate(instance))
-        return build_cnf(instance, self.options["encoding"], unique=unique).size()
-
-    def _count_all(self, instance: Instance, unique: bool) -> int:
+    def _count_models(self, built: QueensCnf, queens: list[int]) -> int:
         import pyapproxmc
 
-        self.check_fits(self.memory_estimate(instance))
-        built = build_cnf(instance, self.options["encoding"], unique=unique)
         counter = pyapproxmc.Counter(seed=self.options["seed"], epsilon=self.options["epsilon"],
                                      delta=self.options["delta"])
         counter.add_clauses(built.cnf.clauses)
-        queens = list(range(1, len(built.squares) + 1))
         # ApproxMC holds the GIL until it is done: a signal could not stop it in this process
         cell, hashes = in_child(lambda: counter.count(queens))
         return int(cell) << int(hashes)  # cell count times 2^hashes

@@ -9,7 +9,6 @@ default) enumerates and counts with ``tuned`` and looks for a first solution wit
 
 from __future__ import annotations
 
-import queue
 import threading
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Iterator
@@ -30,7 +29,7 @@ from nqueens_cp.models.cpsat import (
 )
 from nqueens_cp.models.geometry import ModelEstimate, ModelSize
 from nqueens_cp.models.reduction import model_rows
-from nqueens_cp.system.interrupts import native_call
+from nqueens_cp.system.interrupts import HandOff, native_call
 
 if TYPE_CHECKING:
     from ortools.sat.python import cp_model
@@ -182,33 +181,23 @@ class CpSatBackend(Backend):
         strategy = self._strategy("enumerate")
         built = self._build(instance, strategy, unique)
         solver = self._solver(strategy, enumerate_all=True)
-        found: queue.Queue[object] = queue.Queue(maxsize=4096)
-        consumer_gone = threading.Event()
+        found = HandOff(4096)
         outcome: dict[str, Any] = {}
-
-        def hand_over(item: object) -> bool:
-            while not consumer_gone.is_set():
-                try:
-                    found.put(item, timeout=0.05)
-                    return True
-                except queue.Full:
-                    continue
-            return False
 
         def search() -> None:
             try:
-                outcome["status"] = solver.solve(built.model, SolutionRecorder(built.queens, hand_over))
+                outcome["status"] = solver.solve(built.model, SolutionRecorder(built.queens, found.put))
             except BaseException as error:  # handed to the consumer, re-raised there
                 outcome["error"] = error
-            hand_over(_DONE)
+            found.put(_DONE)
 
         thread = threading.Thread(target=search, name="cpsat-search", daemon=True)
         thread.start()
         try:
             while (item := found.get()) is not _DONE:
-                yield item  # type: ignore[misc]
+                yield item
         finally:
-            consumer_gone.set()
+            found.leave()
             thread.join()
         if "error" in outcome:
             raise SolverError(f"cpsat failed: {outcome['error']}") from outcome["error"]

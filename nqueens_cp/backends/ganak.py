@@ -18,16 +18,13 @@ from __future__ import annotations
 from typing import ClassVar
 
 from nqueens_cp.backends.framework.base import OptionSpec
-from nqueens_cp.backends.framework.counting import CountingBackend, quiet_stdout
-from nqueens_cp.backends.sat import cnf_estimate
-from nqueens_cp.core.instance import Instance
-from nqueens_cp.models.cnf import DEFAULT_ENCODING, build_cnf
-from nqueens_cp.models.encodings import ENCODINGS
-from nqueens_cp.models.geometry import ModelEstimate, ModelSize
+from nqueens_cp.backends.framework.counting import ENCODING_OPTION, CnfCountingBackend
+from nqueens_cp.models.cnf import QueensCnf
 from nqueens_cp.system.interrupts import native_call
+from nqueens_cp.system.processes import quiet_stdout
 
 
-class GanakBackend(CountingBackend):
+class GanakBackend(CnfCountingBackend):
     """The CNF counted exactly by Ganak, projected on the queen variables when it has auxiliaries."""
 
     name: ClassVar[str] = "ganak"
@@ -36,28 +33,18 @@ class GanakBackend(CountingBackend):
     extra: ClassVar[str] = "paradigms"
     supports_blocked = True
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
-        OptionSpec("encoding", str, DEFAULT_ENCODING, "cardinality encoding of the CNF", choices=ENCODINGS),
+        ENCODING_OPTION,
         OptionSpec("seed", int, 0, "Ganak's random seed", minimum=0),
     )
 
-    def memory_estimate(self, instance: Instance) -> ModelEstimate:
-        return cnf_estimate(instance, self.options["encoding"])
-
-    def _model_size(self, instance: Instance, unique: bool) -> ModelSize:
-        self.check_fits(self.memory_estimate(instance))
-        return build_cnf(instance, self.options["encoding"], unique=unique).size()
-
-    def _count_all(self, instance: Instance, unique: bool) -> int:
+    def _count_models(self, built: QueensCnf, queens: list[int]) -> int:
         import pyganak
 
-        self.check_fits(self.memory_estimate(instance))
-        built = build_cnf(instance, self.options["encoding"], unique=unique)
         counter = pyganak.Counter(seed=self.options["seed"])
         counter.add_clauses(built.cnf.clauses)
-        queens = len(built.squares)
         if counter.nof_vars() < built.cnf.nv:
             counter.new_vars(built.cnf.nv - counter.nof_vars())
-        if built.cnf.nv > queens:
-            counter.set_sampling_set(list(range(1, len(built.squares) + 1)))
+        if built.cnf.nv > len(queens):
+            counter.set_sampling_set(queens)
         with quiet_stdout(), native_call():  # Ganak prints progress lines ("c o ...") on the process's stdout
             return int(counter.count())

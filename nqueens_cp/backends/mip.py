@@ -11,9 +11,6 @@ whose count (OEIS) is within it, or at most :data:`MAX_ENUMERATION_ROWS` rows to
 
 from __future__ import annotations
 
-import contextlib
-import os
-import sys
 from dataclasses import replace
 from itertools import islice
 from typing import TYPE_CHECKING, Iterator
@@ -24,9 +21,11 @@ from nqueens_cp.core.errors import ModelTooLargeError, SearchStoppedError, Solve
 from nqueens_cp.core.instance import Instance, Solution
 from nqueens_cp.core.oeis import A000170, A002562
 from nqueens_cp.models.geometry import ModelEstimate, ModelSize
-from nqueens_cp.models.mip import FORMULATIONS, INF, MipModel, build_mip_model, mip_memory
+from nqueens_cp.models.linear import LinearModel
+from nqueens_cp.models.mip import FORMULATIONS, build_mip_model, mip_memory
 from nqueens_cp.models.reduction import model_rows
 from nqueens_cp.system.interrupts import native_call
+from nqueens_cp.system.processes import quiet_stdout
 
 if TYPE_CHECKING:
     import highspy
@@ -35,20 +34,6 @@ if TYPE_CHECKING:
 MAX_NOGOOD_SOLVES = 100
 #: Boards with at most this many rows to decide have at most A000170[8] = 92 solutions.
 MAX_ENUMERATION_ROWS = 8
-
-
-@contextlib.contextmanager
-def _quiet_stdout() -> Iterator[None]:
-    """Silence file descriptor 1 while HiGHS starts: its constructor prints a banner there."""
-    sys.stdout.flush()
-    saved = os.dup(1)
-    try:
-        with open(os.devnull, "w") as devnull:
-            os.dup2(devnull.fileno(), 1)
-        yield
-    finally:
-        os.dup2(saved, 1)
-        os.close(saved)
 
 
 class MipBackend(Backend):
@@ -64,7 +49,7 @@ class MipBackend(Backend):
         OptionSpec("time_limit", float, None, "HiGHS time limit per solve in seconds (None: no limit)", minimum=0),
     )
 
-    def _model(self, instance: Instance, unique: bool) -> MipModel:
+    def _model(self, instance: Instance, unique: bool) -> LinearModel:
         self.check_fits(self.memory_estimate(instance), "mip")
         return build_mip_model(instance, self.options["formulation"], unique=unique)
 
@@ -74,18 +59,18 @@ class MipBackend(Backend):
         return replace(mip_memory(instance, self.options["formulation"]), instead=instead)
 
     def _model_size(self, instance: Instance, unique: bool) -> ModelSize:
-        return self._model(instance, unique).size()
+        return self._model(instance, unique).size("rows")
 
-    def _highs(self, model: MipModel) -> highspy.Highs:
+    def _highs(self, model: LinearModel) -> highspy.Highs:
         import highspy
         import numpy as np
 
-        with _quiet_stdout():
+        with quiet_stdout():  # HiGHS's constructor prints a banner on file descriptor 1
             highs = highspy.Highs()  # type: ignore[no-untyped-call]
         highs.setOptionValue("output_flag", False)
         if self.options["time_limit"] is not None:
             highs.setOptionValue("time_limit", float(self.options["time_limit"]))
-        count = model.columns
+        count = model.variables
         if count:
             highs.addVars(count, np.zeros(count), np.ones(count))
             highs.changeColsIntegrality(count, np.arange(count, dtype=np.int32),
@@ -93,20 +78,20 @@ class MipBackend(Backend):
         rows = model.rows
         if rows:
             inf = highspy.kHighsInf
-            lower = np.array([-inf if r.lower == -INF else r.lower for r in rows], dtype=float)
-            upper = np.array([inf if r.upper == INF else r.upper for r in rows], dtype=float)
-            starts = np.cumsum([0] + [len(r.columns) for r in rows[:-1]]).astype(np.int32)
-            index = np.array([j for r in rows for j in r.columns], dtype=np.int32)
-            values = np.array([c for r in rows for c in r.coefficients], dtype=float)
+            lower = np.array([-inf if r.lower is None else r.lower for r in rows], dtype=float)
+            upper = np.array([inf if r.upper is None else r.upper for r in rows], dtype=float)
+            starts = np.cumsum([0] + [len(r.terms) for r in rows[:-1]]).astype(np.int32)
+            index = np.array([v - 1 for r in rows for _, v in r.terms], dtype=np.int32)  # HiGHS's columns from 0
+            values = np.array([c for r in rows for c, _ in r.terms], dtype=float)
             highs.addRows(len(rows), lower, upper, len(index), starts, index, values)
         return highs
 
-    def _solve(self, highs: highspy.Highs, model: MipModel) -> list[int] | None:
+    def _solve(self, highs: highspy.Highs, model: LinearModel) -> list[int] | None:
         """The squares of the next solution, or None when there is none."""
         import highspy
 
-        if model.columns == 0:  # nothing to decide: feasible iff every row holds with no terms
-            return [] if all(r.lower <= 0 <= r.upper for r in model.rows) else None
+        if model.variables == 0:  # nothing to decide: feasible iff every row holds with no terms
+            return [] if all(r.allows(0) for r in model.rows) else None
         with native_call():  # HiGHS's cancelSolve did not stop a running solve (n = 250: 47 s)
             ran = highs.run()
         if ran == highspy.HighsStatus.kError:
@@ -121,7 +106,7 @@ class MipBackend(Backend):
         if status != highspy.HighsModelStatus.kOptimal:
             raise SolverError(f"HiGHS stopped without an answer ({highs.modelStatusToString(status)})")
         values = highs.getSolution().col_value
-        return [j for j in range(model.square_columns) if values[j] > 0.5]
+        return [j for j in range(len(model.square_variables)) if values[j] > 0.5]  # column j is square j
 
     def _first_solution(self, instance: Instance) -> Solution | None:
         model = self._model(instance, False)

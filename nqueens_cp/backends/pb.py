@@ -18,7 +18,8 @@ from nqueens_cp.backends.framework.limits import one_solution_instead
 from nqueens_cp.core.errors import SolverError
 from nqueens_cp.core.instance import Instance, Solution
 from nqueens_cp.models.geometry import ModelEstimate, ModelSize
-from nqueens_cp.models.pb import FORMULATIONS, PbModel, build_pb_model, pb_memory
+from nqueens_cp.models.linear import LinearModel
+from nqueens_cp.models.pb import FORMULATIONS, build_pb_model, pb_memory
 from nqueens_cp.system.interrupts import in_child, native_call, python_signal_handlers_back
 
 if TYPE_CHECKING:
@@ -36,7 +37,7 @@ class PbBackend(Backend):
                    choices=FORMULATIONS),
     )
 
-    def _model(self, instance: Instance, unique: bool) -> PbModel:
+    def _model(self, instance: Instance, unique: bool) -> LinearModel:
         self.check_fits(self.memory_estimate(instance), "pb")
         return build_pb_model(instance, self.options["formulation"], unique=unique)
 
@@ -49,7 +50,7 @@ class PbBackend(Backend):
         return self._model(instance, unique).size()
 
     @staticmethod
-    def _solver(model: PbModel) -> exact.Exact | None:
+    def _solver(model: LinearModel) -> exact.Exact | None:
         """Exact loaded with ``model``; None when a constraint without variables fails (no solution).
 
         Constructing it installs Exact's own SIGINT and SIGTERM handler (see
@@ -59,15 +60,15 @@ class PbBackend(Backend):
         solver = exact.Exact([("verbosity", "0")])
         for variable in range(1, model.variables + 1):
             solver.addVariable(f"x{variable}")
-        for constraint in model.constraints:
-            if not constraint.terms:
-                if (constraint.lower or 0) > 0 or (constraint.upper is not None and constraint.upper < 0):
+        for row in model.rows:
+            if not row.terms:
+                if not row.allows(0):
                     return None
                 continue
             solver.addConstraint(
-                [(coefficient, f"x{variable}") for coefficient, variable in constraint.terms],
-                constraint.lower is not None, constraint.lower or 0,
-                constraint.upper is not None, constraint.upper or 0,
+                [(coefficient, f"x{variable}") for coefficient, variable in row.terms],
+                row.lower is not None, row.lower or 0,
+                row.upper is not None, row.upper or 0,
             )
         return solver
 

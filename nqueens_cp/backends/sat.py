@@ -12,15 +12,14 @@ which checks them without PySAT: an unsatisfiable answer or a count, certified.
 from __future__ import annotations
 
 import importlib.util
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from nqueens_cp.backends.framework.base import Backend, OptionSpec
-from nqueens_cp.backends.framework.limits import answering_backends, is_empty, one_solution_instead
+from nqueens_cp.backends.framework.limits import cnf_estimate
 from nqueens_cp.core.errors import BackendOptionError, did_you_mean
 from nqueens_cp.core.instance import Instance, Solution
-from nqueens_cp.models.cnf import DEFAULT_ENCODING, QueensCnf, build_cnf, cnf_memory
-from nqueens_cp.models.encodings import ENCODINGS, Encoding
+from nqueens_cp.models.cnf import DEFAULT_ENCODING, QueensCnf, build_cnf
+from nqueens_cp.models.encodings import ENCODINGS
 from nqueens_cp.models.geometry import ModelEstimate, ModelSize
 from nqueens_cp.system.interrupts import off_main_thread, raise_if_interruption
 
@@ -80,16 +79,6 @@ def canonical_solver_name(name: str) -> str:
     )
 
 
-
-def cnf_estimate(instance: Instance, encoding: str) -> ModelEstimate:
-    """The memory of the CNF of ``instance`` with ``encoding`` (the ``sat``, ``ganak`` and ``approxmc``
-    backends build it), with what to use when it does not fit."""
-    if Encoding.parse(encoding) is Encoding.PAIRWISE:
-        answering = answering_backends(instance.n, empty=is_empty(instance))
-        instead = f"use option encoding={Encoding.SEQCOUNTER} (O(n²) clauses), or for one solution {answering}"
-    else:
-        instead = one_solution_instead(instance)
-    return replace(cnf_memory(instance, encoding), instead=instead)
 
 class SatBackend(Backend):
     supports_blocked = True

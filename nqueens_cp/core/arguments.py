@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from nqueens_cp.core.errors import InvalidArgumentError
+from nqueens_cp.core.errors import BackendOptionError, InvalidArgumentError
 from nqueens_cp.core.instance import Instance
 
 
@@ -39,6 +39,13 @@ def require_bool(value: object, name: str) -> bool:
     if not isinstance(value, bool):
         raise InvalidArgumentError(f"{name} must be True or False, got {_shown(value)}")
     return value
+
+
+def require_choice(value: str, choices: tuple[str, ...], what: str) -> None:
+    """Raise ``BackendOptionError`` unless ``value`` is one of ``choices`` (a model builder's
+    formulation or encoding; ``what`` names it in the message: "unknown <what> ...")."""
+    if value not in choices:
+        raise BackendOptionError(f"unknown {what} {value!r} (choose from {', '.join(choices)})")
 
 
 def require_str(value: object, name: str, *, optional: bool = False) -> Any:

@@ -172,32 +172,6 @@ def to_completion(problem: ExcludedDiagonals) -> CompletionTranslation:
     return CompletionTranslation(problem, Instance(19 * p + m, queens), row_offset)
 
 
-def reduce_completion(instance: Instance) -> tuple[tuple[int, ...], tuple[int, ...], Instance]:
-    """The free part of a completion instance: ``(free rows, free columns, reduced instance)``.
-
-    The reduced instance is the board of the free rows and columns (the i-th free row and column
-    become row and column i) with every square a pre-placed queen attacks along a diagonal
-    blocked. A completion of ``instance`` is a solution of the reduced instance and vice versa
-    (when the pre-placed queens do not attack each other and free rows and columns are as many).
-    """
-    taken_rows = {r for r, _ in instance.fixed}
-    taken_cols = {c for _, c in instance.fixed}
-    free_rows = tuple(r for r in range(instance.n) if r not in taken_rows)
-    free_cols = tuple(c for c in range(instance.n) if c not in taken_cols)
-    if len(free_rows) != len(free_cols):
-        raise InvalidInstanceError("pre-placed queens share a column: the free rows and columns differ in number")
-    sums = {r + c for r, c in instance.fixed}
-    diffs = {r - c for r, c in instance.fixed}
-    already = set(instance.blocked)
-    blocked = [
-        (i, j)
-        for i, r in enumerate(free_rows)
-        for j, c in enumerate(free_cols)
-        if r + c in sums or r - c in diffs or (r, c) in already
-    ]
-    return free_rows, free_cols, Instance(len(free_rows), blocked=blocked)
-
-
 def generate(n: int, min_free: int, seed: int) -> ExcludedDiagonals:
     """A random Excluded Diagonals instance, as CSPLib 079's generator ``queens-diag-gen.py N K SEED``
     makes it (same algorithm, same random calls, so the same output for the same arguments).

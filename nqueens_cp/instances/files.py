@@ -199,12 +199,6 @@ def read_excluded_diagonals(path: str | Path) -> ExcludedDiagonalsFile:
     return _parse_excluded(name, _assignments(name, _read_text(path)))
 
 
-def read_completion(path: str | Path) -> Instance:
-    """An Essence' n-Queens Completion ``.param`` file (``letting n``, ``letting init``)."""
-    name = str(path)
-    return _parse_completion(name, _assignments(name, _read_text(path)))
-
-
 @dataclass(frozen=True)
 class InstanceFile:
     """An instance read from a file of either kind: ``diagonals`` is the number D of diagonals

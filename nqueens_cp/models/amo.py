@@ -1,10 +1,10 @@
 """At-most-one encodings that ``pysat.card`` does not have, written from the papers.
 
-Every encoder has one signature, :class:`AtMostOneEncoder`: ``encoder(lits, pool, **option)``
-returns the clauses (lists of non-zero DIMACS literals) that allow at most one of ``lits`` to be
-true, and takes its auxiliary variables from ``pool`` (a ``pysat.formula.IDPool``, or anything with
-its ``id()`` method), so that they are numbered after the variables already in the pool, exactly
-like ``CardEnc.atmost(lits, bound=1, vpool=pool)``. The encodings, and their literature:
+Every encoder has one signature, ``encoder(lits, pool, /, **option)`` (its option, if any, a
+keyword with a default): it returns the clauses (lists of non-zero DIMACS literals) that allow at
+most one of ``lits`` to be true, and takes its auxiliary variables from ``pool`` (a
+``pysat.formula.IDPool``, or anything with its ``id()`` method), so that they are numbered after
+the variables already in the pool, exactly like ``CardEnc.atmost(lits, bound=1, vpool=pool)``. The encodings, and their literature:
 
 ``commander``
     W. Klieber and G. Kwon, *Efficient CNF encoding for selecting 1 from N objects*, Fourth
@@ -55,12 +55,12 @@ from nqueens_cp.core.errors import BackendOptionError
 __all__ = [
     "AMO_ENCODERS",
     "DEFAULT_OPTIONS",
-    "AtMostOneEncoder",
     "Cost",
     "VariablePool",
     "atmost_one",
     "atmost_one_size",
     "bimander",
+    "ceil_log2",
     "commander",
     "pairwise",
     "product",
@@ -73,15 +73,6 @@ class VariablePool(Protocol):
     """What the encoders need of ``pysat.formula.IDPool``: ``id()`` hands out the next free variable."""
 
     def id(self, obj: object = None) -> int: ...
-
-
-class AtMostOneEncoder(Protocol):
-    """The one signature of every encoder here: clauses for "at most one of ``lits``".
-
-    The encoders take their option (if any) as a keyword with a default after these two.
-    """
-
-    def __call__(self, lits: Sequence[int], pool: VariablePool, /) -> list[Clause]: ...
 
 
 def pairwise(lits: Sequence[int], pool: VariablePool, /) -> list[Clause]:
@@ -136,7 +127,7 @@ def bimander(lits: Sequence[int], pool: VariablePool, /, *, group_size: int = 2)
     groups = -(-m // group_size)
     if m <= 2 or groups <= 1:
         return pairwise(lits, pool)
-    bits = [pool.id() for _ in range(_ceil_log2(groups))]
+    bits = [pool.id() for _ in range(ceil_log2(groups))]
     clauses: list[Clause] = []
     for index in range(groups):
         group = lits[index * group_size:(index + 1) * group_size]
@@ -147,7 +138,7 @@ def bimander(lits: Sequence[int], pool: VariablePool, /, *, group_size: int = 2)
     return clauses
 
 
-#: The encoders by name (each an :class:`AtMostOneEncoder` with the keyword of :data:`DEFAULT_OPTIONS`).
+#: The encoders by name (each with the signature of the module docstring and the keyword of :data:`DEFAULT_OPTIONS`).
 AMO_ENCODERS: dict[str, Callable[..., list[Clause]]] = {
     "commander": commander,
     "product": product,
@@ -224,7 +215,7 @@ def _bimander_size(m: int, g: int) -> Cost:
     groups = -(-m // g)
     if m <= 2 or groups <= 1:
         return _pairwise_size(m)
-    bits = _ceil_log2(groups)
+    bits = ceil_log2(groups)
     full, rest = divmod(m, g)
     return Cost(bits, full * _pairwise_size(g).clauses + _pairwise_size(rest).clauses + m * bits)
 
@@ -250,5 +241,6 @@ def _ceil_sqrt(m: int) -> int:
     return root if root * root == m else root + 1
 
 
-def _ceil_log2(m: int) -> int:
+def ceil_log2(m: int) -> int:
+    """``⌈log2 m⌉`` for ``m >= 1``: the bits that number ``m`` things (0 for one)."""
     return (m - 1).bit_length()

@@ -30,7 +30,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from nqueens_cp.core.errors import BackendOptionError
+from nqueens_cp.core.arguments import require_choice
 from nqueens_cp.core.instance import Instance
 from nqueens_cp.core.symmetry import SYMMETRIES
 from nqueens_cp.models.geometry import MEGABYTE, ModelEstimate, ModelSize, line_lengths
@@ -85,15 +85,9 @@ class AspProgram:
         return ModelSize(len(self.lines.squares), self.lines.size().constraints, "line constraints")
 
 
-def check_formulation(formulation: str) -> None:
-    """Raise ``BackendOptionError`` unless ``formulation`` is one of :data:`FORMULATIONS`."""
-    if formulation not in FORMULATIONS:
-        raise BackendOptionError(f"unknown ASP formulation {formulation!r} (choose from {', '.join(FORMULATIONS)})")
-
-
 def asp_program(instance: Instance, formulation: str = "lines", unique: bool = False) -> AspProgram:
     """The whole program of ``instance`` (facts, rules, ``#show q/2.``), deterministic text."""
-    check_formulation(formulation)
+    require_choice(formulation, FORMULATIONS, "ASP formulation")
     model = build_line_model(instance, unique)
     n = instance.n
     facts: list[str] = []

@@ -47,11 +47,6 @@ class LineModel:
     #: False when the pre-placed queens attack each other (a reduced model is then unsatisfiable).
     consistent: bool = True
 
-    @property
-    def satisfiable_on_its_face(self) -> bool:
-        """False when the model is unsatisfiable before any search: inconsistent pre-placed queens or an empty line."""
-        return self.consistent and all(self.exactly_one)
-
     def decode(self, queens: Iterable[int]) -> Solution:
         """The board whose queens stand on the squares of the indices ``queens`` (plus the settled ones)."""
         cols = [-1] * self.n

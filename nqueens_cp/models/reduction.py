@@ -39,11 +39,6 @@ class Reduction:
     squares: tuple[tuple[int, int], ...]
     consistent: bool
 
-    @property
-    def is_reduced(self) -> bool:
-        """Whether anything was taken away (pre-placed queens or blocked squares)."""
-        return len(self.squares) < self.instance.n ** 2
-
     def lines(self) -> Iterator[tuple[str, list[tuple[int, int]]]]:
         """Every line a model constrains, with its open squares in order: each free ``row`` and
         ``column`` (exactly one queen; possibly no open square, which no board satisfies), and each

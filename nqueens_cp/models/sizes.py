@@ -27,7 +27,7 @@ from fractions import Fraction
 from math import isqrt
 
 from nqueens_cp.core.errors import BackendOptionError
-from nqueens_cp.models.amo import Cost, atmost_one_size
+from nqueens_cp.models.amo import Cost, atmost_one_size, ceil_log2
 from nqueens_cp.models.encodings import Encoding
 from nqueens_cp.models.geometry import ModelSize
 from nqueens_cp.models.lines import line_model_size
@@ -41,14 +41,9 @@ __all__ = [
     "cnf_size",
     "cpsat_size",
     "line_size",
-    "minizinc_size",
     "opb_size",
     "row_model_size",
 ]
-
-
-def _ceil_log2(m: int) -> int:
-    return (m - 1).bit_length()
 
 
 def _batcher_comparators(size: int) -> int:
@@ -120,7 +115,7 @@ def atmost_one_cost(encoding: Encoding | str, m: int) -> Cost:
     if encoding is Encoding.SEQCOUNTER:
         return Cost(m - 1, 3 * m - 4)
     if encoding is Encoding.BITWISE:
-        bits = _ceil_log2(m)
+        bits = ceil_log2(m)
         return Cost(bits, m * bits)
     if encoding is Encoding.LADDER:
         return Cost(m + 1, 4 * m)
@@ -131,7 +126,7 @@ def atmost_one_cost(encoding: Encoding | str, m: int) -> Cost:
         blocks = (m + pad) // 2
         return Cost(8 * blocks - 6 + pad, 12 * blocks - 8 + pad)
     if encoding is Encoding.SORTNETWRK:
-        size = 1 << _ceil_log2(m)
+        size = 1 << ceil_log2(m)
         pad = int(size != m)
         comparators = _batcher_comparators(size)
         return Cost(2 * comparators + pad, 3 * comparators + 1 + pad)
@@ -223,11 +218,6 @@ def line_size(n: int, preplaced: int = 0) -> ModelSize:
 
 def cpsat_size(n: int, preplaced: int = 0) -> ModelSize:
     """The CP-SAT model: n integer variables, three AllDifferent constraints and one equality per pre-placed queen."""
-    return ModelSize(n, 3 + preplaced)
-
-
-def minizinc_size(n: int, preplaced: int = 0) -> ModelSize:
-    """The MiniZinc model: the same n variables and 3 + p constraints as the CP-SAT model."""
     return ModelSize(n, 3 + preplaced)
 
 

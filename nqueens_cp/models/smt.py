@@ -25,8 +25,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from nqueens_cp.core.arguments import require_bool, require_instance
-from nqueens_cp.core.errors import BackendOptionError, NQueensError
+from nqueens_cp.core.arguments import require_bool, require_choice, require_instance
+from nqueens_cp.core.errors import NQueensError
 from nqueens_cp.core.instance import Instance, Solution
 from nqueens_cp.core.symmetry import require_symmetric
 from nqueens_cp.models.geometry import MEGABYTE, ModelEstimate, ModelSize
@@ -70,17 +70,11 @@ class SmtModel:
         return ModelSize(len(self.names), self.assertions, "assertions")
 
 
-def check_model(kind: str) -> None:
-    """Raise ``BackendOptionError`` unless ``kind`` is one of :data:`MODELS`."""
-    if kind not in MODELS:
-        raise BackendOptionError(f"unknown SMT model {kind!r} (choose from {', '.join(MODELS)})")
-
-
 def build_smt_model(instance: Instance, kind: str = "bool", unique: bool = False) -> SmtModel:
     """The SMT model ``kind`` of ``instance`` (see the module docstring)."""
     require_instance(instance)
     require_bool(unique, "unique")
-    check_model(kind)
+    require_choice(kind, MODELS, "SMT model")
     if unique:
         require_symmetric(instance)
         if kind == "int":

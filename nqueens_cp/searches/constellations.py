@@ -95,16 +95,6 @@ def _attack(a: Point, b: Point) -> bool:
     return a != b and (a[0] == b[0] or a[1] == b[1] or abs(a[0] - b[0]) == abs(a[1] - b[1]))
 
 
-def is_constellation(n: int, key: Key) -> bool:
-    """Whether ``key`` places one queen on each border line, none attacking another."""
-    if n < MIN_N or not all(0 <= value < n for value in key):
-        return False
-    queens = queens_of(n, key)
-    if key_of(n, queens) != key:  # e.g. top = 0 but left != 0: two queens in column 0
-        return False
-    return not any(_attack(a, b) for a in queens for b in queens)
-
-
 def images(n: int, key: Key) -> list[Key]:
     """The images of constellation ``key`` under the 8 symmetries (same order as the transforms)."""
     queens = queens_of(n, key)
@@ -178,8 +168,8 @@ def constellations(n: int) -> tuple[Constellation, ...]:
     to a corner along their border line, so ``top <= (n - 1) / 2`` and the other three lie in
     ``top .. n-1-top``; only those candidates are tested, queen by queen (a queen attacking one
     placed before ends that branch). Two border lines share only a corner, so "no two attack"
-    alone is :func:`is_constellation`: a corner queen named by one of its lines and not the other
-    (``top = 0``, ``left != 0``) is attacked along the other line.
+    alone makes a constellation (one queen on each border line): a corner queen named by one of
+    its lines and not the other (``top = 0``, ``left != 0``) is attacked along the other line.
     """
     if n < MIN_N:
         raise NQueensError(f"start constellations need n >= {MIN_N}, got {n}")

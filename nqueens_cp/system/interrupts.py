@@ -351,6 +351,34 @@ def in_child(call: Callable[[], T]) -> T:
 _END = object()
 
 
+class HandOff:
+    """A bounded queue from a producer thread to a consumer that may stop taking items: ``put``
+    waits while the queue is full, and gives up (returns False) once the consumer has called
+    ``leave``, so the producer never blocks on a consumer that is gone."""
+
+    def __init__(self, maxsize: int) -> None:
+        self._queue: queue.Queue[Any] = queue.Queue(maxsize=maxsize)
+        self._left = threading.Event()
+
+    def put(self, item: object) -> bool:
+        """Hand ``item`` over; False when the consumer has left (the item is dropped)."""
+        while not self._left.is_set():
+            try:
+                self._queue.put(item, timeout=0.05)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def get(self) -> Any:
+        """The next item (waits for it)."""
+        return self._queue.get()
+
+    def leave(self) -> None:
+        """Take no more items: a waiting or later ``put`` returns False."""
+        self._left.set()
+
+
 def off_main_thread(produce: Callable[[], Iterator[T]], name: str) -> Iterator[T]:
     """The items of ``produce()``, made in a daemon thread and yielded here.
 
@@ -361,27 +389,17 @@ def off_main_thread(produce: Callable[[], Iterator[T]], name: str) -> Iterator[T
     thread, told to stop, ends after its current call, freeing what it made itself (nothing is
     freed under a call that still runs). Exceptions of ``produce`` are raised here.
     """
-    handed: queue.Queue[Any] = queue.Queue(maxsize=1024)
-    stop = threading.Event()
-
-    def hand_over(item: object) -> bool:
-        while not stop.is_set():
-            try:
-                handed.put(item, timeout=0.05)
-                return True
-            except queue.Full:
-                continue
-        return False
+    handed = HandOff(1024)
 
     def run() -> None:
         try:
             for item in produce():
-                if not hand_over(item):
+                if not handed.put(item):
                     return
         except BaseException as error:  # handed to the consumer, raised there
-            hand_over((_END, error))
+            handed.put((_END, error))
             return
-        hand_over((_END, None))
+        handed.put((_END, None))
 
     threading.Thread(target=run, name=name, daemon=True).start()
     try:
@@ -393,4 +411,4 @@ def off_main_thread(produce: Callable[[], Iterator[T]], name: str) -> Iterator[T
                 return
             yield item
     finally:
-        stop.set()
+        handed.leave()

@@ -1,4 +1,5 @@
-"""Process hygiene: children that never outlive their run, and the memory of the machine and of a process.
+"""Process hygiene: children that never outlive their run, the memory of the machine and of a process,
+and a native library's chatter on the process's standard output.
 
 Used by the comparison's worker processes (:mod:`nqueens_cp.harness.worker`, watched by
 :mod:`nqueens_cp.harness.runner`) and by the split runs' process pool
@@ -14,6 +15,7 @@ import signal
 import sys
 import threading
 import time
+from typing import Iterator
 
 #: ``prctl`` option: the signal a process gets when its parent exits (linux/prctl.h).
 PR_SET_PDEATHSIG = 1
@@ -186,3 +188,19 @@ def start_method(*, fork: bool = False) -> str:
     if fork and sys.platform.startswith("linux"):
         return "fork"
     return "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
+
+
+@contextlib.contextmanager
+def quiet_stdout() -> Iterator[None]:
+    """Send what native code writes on file descriptor 1 to /dev/null while the block runs (a
+    solver's banner or progress lines would mix with the command's answer); Python's own
+    ``sys.stdout`` is flushed first and written as usual afterwards."""
+    sys.stdout.flush()
+    saved = os.dup(1)
+    try:
+        with open(os.devnull, "w") as null:
+            os.dup2(null.fileno(), 1)
+        yield
+    finally:
+        os.dup2(saved, 1)
+        os.close(saved)

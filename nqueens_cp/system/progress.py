@@ -25,11 +25,6 @@ class Progress:
 
             self._bar = tqdm(total=total, initial=done, unit=unit, file=stream, dynamic_ncols=True, leave=False)
 
-    @property
-    def enabled(self) -> bool:
-        """Whether a bar is drawn."""
-        return self._bar is not None
-
     def advance(self, count: int = 1) -> None:
         """Mark ``count`` more units done."""
         if self._bar is not None:

@@ -6,19 +6,26 @@ the model itself, never visiting the solutions one by one. So they answer counts
 ``limit`` is the whole count capped at the limit. An approximate counter states its guarantee by
 ``count_tolerance``: its count ``e`` of a true count ``c`` satisfies ``c / (1 + t) <= e <= c * (1 + t)``
 (with the probability the backend states).
+
+The model counters read the board's CNF: :class:`CnfCountingBackend` builds it (option
+``encoding``) and hands the counter the clauses with the queen variables to project on.
 """
 
 from __future__ import annotations
 
-import contextlib
-import os
-import sys
 from abc import abstractmethod
 from typing import ClassVar, Iterator
 
-from nqueens_cp.backends.framework.base import Answer, Backend
+from nqueens_cp.backends.framework.base import Answer, Backend, OptionSpec
+from nqueens_cp.backends.framework.limits import cnf_estimate
 from nqueens_cp.core.errors import NQueensError
 from nqueens_cp.core.instance import Instance, Solution
+from nqueens_cp.models.cnf import DEFAULT_ENCODING, QueensCnf, build_cnf
+from nqueens_cp.models.encodings import ENCODINGS
+from nqueens_cp.models.geometry import ModelEstimate, ModelSize
+
+#: The option of every CNF-fed counter: the cardinality encoding of :func:`~nqueens_cp.models.cnf.build_cnf`.
+ENCODING_OPTION = OptionSpec("encoding", str, DEFAULT_ENCODING, "cardinality encoding of the CNF", choices=ENCODINGS)
 
 
 class CountingBackend(Backend):
@@ -43,16 +50,30 @@ class CountingBackend(Backend):
         """The count of ``instance`` (n >= 1): its solutions, or its symmetry classes with ``unique``."""
 
 
-@contextlib.contextmanager
-def quiet_stdout() -> Iterator[None]:
-    """Send what C code writes on file descriptor 1 to /dev/null while the block runs (a counter's
-    progress lines would mix with the command's answer)."""
-    sys.stdout.flush()
-    saved = os.dup(1)
-    try:
-        with open(os.devnull, "w") as null:
-            os.dup2(null.fileno(), 1)
-        yield
-    finally:
-        os.dup2(saved, 1)
-        os.close(saved)
+
+class CnfCountingBackend(CountingBackend):
+    """A model counter fed the board's CNF (:func:`~nqueens_cp.models.cnf.build_cnf` with the option
+    ``encoding``, :data:`ENCODING_OPTION`), counting its models projected on the queen variables.
+
+    Projection, because an auxiliary variable of an encoding can take several values for one board
+    (:mod:`nqueens_cp.models.model_count`); with ``unique`` the CNF has the lex-leader clauses, which
+    keep one board per symmetry class. An adapter only runs its counter (:meth:`_count_models`).
+    """
+
+    def memory_estimate(self, instance: Instance) -> ModelEstimate:
+        return cnf_estimate(instance, self.options["encoding"])
+
+    def _cnf(self, instance: Instance, unique: bool) -> QueensCnf:
+        self.check_fits(self.memory_estimate(instance))
+        return build_cnf(instance, self.options["encoding"], unique=unique)
+
+    def _model_size(self, instance: Instance, unique: bool) -> ModelSize:
+        return self._cnf(instance, unique).size()
+
+    def _count_all(self, instance: Instance, unique: bool) -> int:
+        built = self._cnf(instance, unique)
+        return self._count_models(built, list(range(1, len(built.squares) + 1)))
+
+    @abstractmethod
+    def _count_models(self, built: QueensCnf, queens: list[int]) -> int:
+        """The models of ``built.cnf`` counted on the variables ``queens`` (the squares, ``1 ..``)."""

@@ -12,10 +12,13 @@ refusal, the time bounds, and what to use instead.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Mapping
 
 from nqueens_cp.core.errors import ModelTooLargeError
 from nqueens_cp.core.instance import Instance
+from nqueens_cp.models.cnf import cnf_memory
+from nqueens_cp.models.encodings import Encoding
 from nqueens_cp.models.geometry import MEGABYTE, ModelEstimate, ModelSize
 from nqueens_cp.system.processes import physical_memory_mb
 
@@ -176,3 +179,14 @@ def linear_estimate(what: str, n: int, bytes_per_row: int, *, as_tuple: bool, in
     streams the array instead)."""
     per_row = bytes_per_row + BYTES_PER_ROW_OVERHEAD + (BYTES_PER_TUPLE_ROW if as_tuple else 0)
     return ModelEstimate(f"{what} of n = {n:,}", ModelSize(n, 3, "line counts"), n * per_row / MEGABYTE, instead)
+
+
+def cnf_estimate(instance: Instance, encoding: Encoding | str) -> ModelEstimate:
+    """The memory of the CNF of ``instance`` with ``encoding`` (the ``sat``, ``ganak`` and ``approxmc``
+    backends build it), with what to use when it does not fit."""
+    if Encoding.parse(encoding) is Encoding.PAIRWISE:
+        answering = answering_backends(instance.n, empty=is_empty(instance))
+        instead = f"use option encoding={Encoding.SEQCOUNTER} (O(n²) clauses), or for one solution {answering}"
+    else:
+        instead = one_solution_instead(instance)
+    return replace(cnf_memory(instance, encoding), instead=instead)
