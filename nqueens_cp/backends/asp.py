@@ -14,15 +14,13 @@ fast; ``frumpy`` counts as fast but is 10 times slower on a first solution of n 
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Iterator
 
-from nqueens_cp.backends.framework.base import Backend, OptionSpec
-from nqueens_cp.backends.framework.limits import one_solution_instead
+from nqueens_cp.backends.framework.base import OptionSpec
+from nqueens_cp.backends.framework.modelled import ModelledBackend
 from nqueens_cp.core.errors import SolverError
 from nqueens_cp.core.instance import Instance, Solution
 from nqueens_cp.models.asp import FORMULATIONS, AspProgram, asp_memory, asp_program
-from nqueens_cp.models.geometry import ModelEstimate, ModelSize
 from nqueens_cp.system.interrupts import native_call
 
 if TYPE_CHECKING:
@@ -32,7 +30,7 @@ if TYPE_CHECKING:
 CONFIGURATIONS = ("crafty", "auto", "frumpy", "jumpy", "tweety", "trendy", "handy")
 
 
-class AspBackend(Backend):
+class AspBackend(ModelledBackend[AspProgram]):
     supports_blocked = True
     name = "asp"
     summary = "answer set programming (clingo): a choice per square, a cardinality constraint per line"
@@ -44,18 +42,11 @@ class AspBackend(Backend):
         OptionSpec("configuration", str, "crafty", "clasp's preset configuration (--configuration)",
                    choices=CONFIGURATIONS),
     )
+    build = staticmethod(asp_program)
+    estimate = staticmethod(asp_memory)
+    larger = ("pairwise", "use option formulation=lines (a cardinality constraint per line, O(n²) ground)")
 
-    def _program(self, instance: Instance, unique: bool) -> AspProgram:
-        self.check_fits(self.memory_estimate(instance), "asp")
-        return asp_program(instance, self.options["formulation"], unique=unique)
 
-    def memory_estimate(self, instance: Instance) -> ModelEstimate:
-        larger = self.options["formulation"] == "pairwise"
-        instead = "use option formulation=lines (a cardinality constraint per line, O(n²) ground)" if larger else one_solution_instead(instance)
-        return replace(asp_memory(instance, self.options["formulation"]), instead=instead)
-
-    def _model_size(self, instance: Instance, unique: bool) -> ModelSize:
-        return self._program(instance, unique).size()
 
     def _control(self, program: AspProgram, models: int) -> clingo.Control:
         """A grounded clingo control for ``program``, asked for ``models`` answer sets (0: all)."""
@@ -94,7 +85,7 @@ class AspBackend(Backend):
         return next(self._enumerate(instance, 1, unique=False), None)
 
     def _enumerate(self, instance: Instance, limit: int | None, *, unique: bool) -> Iterator[Solution]:
-        program = self._program(instance, unique)
+        program = self._model(instance, unique)
         control = self._control(program, limit or 0)
         with control.solve(yield_=True) as handle:
             models = iter(handle)
@@ -110,7 +101,7 @@ class AspBackend(Backend):
 
     def _count(self, instance: Instance, limit: int | None, unique: bool) -> int:
         """clasp counts the answer sets itself; no board is handed to Python."""
-        program = self._program(instance, unique)
+        program = self._model(instance, unique)
         control = self._control(program, limit or 0)
         # No stop through clingo's interrupt: the search would end in clingo's statistics callback,
         # where Python's handler then raises and clingo aborts the process (seen). It ends at once.

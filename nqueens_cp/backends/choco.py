@@ -16,11 +16,10 @@ smallest column (Haralick and Elliott 1980); ``inorder`` takes rows in order, sm
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import ClassVar, Iterator
 
 from nqueens_cp.backends.framework.base import Backend, OptionSpec
-from nqueens_cp.backends.framework.limits import one_solution_instead
+from nqueens_cp.backends.framework.limits import with_advice
 from nqueens_cp.core.instance import Instance, Solution
 from nqueens_cp.models.choco import ALLDIFF_LEVELS, DIAGONALS, ChocoModel, build_choco_model, choco_size
 from nqueens_cp.models.geometry import ModelEstimate, ModelSize
@@ -56,7 +55,7 @@ class ChocoBackend(Backend):
         return build_choco_model(row_model(instance), self.options["alldiff"], self.options["diagonals"])
 
     def memory_estimate(self, instance: Instance) -> ModelEstimate:
-        return replace(row_model_memory(instance, "Choco"), instead=one_solution_instead(instance))
+        return with_advice(row_model_memory(instance, "Choco"), instance, None)
 
     def _model_size(self, instance: Instance, unique: bool) -> ModelSize:
         return choco_size(row_model(instance), self.options["diagonals"])

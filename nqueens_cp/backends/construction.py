@@ -8,11 +8,12 @@ queens or blocked squares is refused (use ``localsearch``); it neither counts no
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING
 
-from nqueens_cp.backends.framework.base import Answer, Backend, OptionSpec
+from nqueens_cp.backends.framework.base import OptionSpec
+from nqueens_cp.backends.framework.columns import ArrayAnswerBackend
 from nqueens_cp.backends.framework.limits import linear_estimate
-from nqueens_cp.core.instance import MAX_N, Instance, Solution
+from nqueens_cp.core.instance import Instance
 from nqueens_cp.models.geometry import ModelEstimate
 
 if TYPE_CHECKING:
@@ -23,12 +24,9 @@ if TYPE_CHECKING:
 BYTES_PER_ROW = 8 + 8 + 4
 
 
-class ConstructionBackend(Backend):
+class ConstructionBackend(ArrayAnswerBackend):
     name = "construction"
     summary = "one solution of the empty board from a closed form (Hoffman-Loessi-Moore, Bernhardsson), O(n)"
-    answers = frozenset({Answer.FIRST})
-    max_n = MAX_N
-    array_answers = True
     #: Every queen is placed by a closed form: pre-placed queens cannot be honoured (use localsearch).
     supports_fixed = False
     option_specs = (
@@ -36,9 +34,6 @@ class ConstructionBackend(Backend):
                    "evens-odds: Hoffman, Loessi and Moore (1969); bernhardsson: Bernhardsson (1991)",
                    choices=("evens-odds", "bernhardsson")),
     )
-
-    def memory_estimate(self, instance: Instance) -> ModelEstimate:
-        return self._estimate(instance, as_tuple=False)
 
     def _estimate(self, instance: Instance, *, as_tuple: bool) -> ModelEstimate:
         """The memory of the construction's arrays, and of the answer's tuple when ``as_tuple``."""
@@ -51,11 +46,3 @@ class ConstructionBackend(Backend):
         from nqueens_cp.searches.constructions import construction
 
         return construction(instance.n, self.options["method"])
-
-    def _first_solution(self, instance: Instance) -> Solution | None:
-        self.check_fits(self._estimate(instance, as_tuple=True))
-        columns = self._first_columns(instance)
-        return None if columns is None else tuple(columns.tolist())
-
-    def _solutions(self, instance: Instance, limit: int | None) -> Iterator[Solution]:
-        raise AssertionError("unreachable: the base class refuses enumeration for this backend")

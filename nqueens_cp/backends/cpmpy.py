@@ -20,12 +20,11 @@ import re
 import shutil
 import subprocess
 import warnings
-from dataclasses import replace
 from functools import cache
 from typing import Any, ClassVar, Iterator
 
 from nqueens_cp.backends.framework.base import Backend, OptionSpec
-from nqueens_cp.backends.framework.limits import one_solution_instead
+from nqueens_cp.backends.framework.limits import with_advice
 from nqueens_cp.core.errors import BackendOptionError, did_you_mean
 from nqueens_cp.core.instance import Instance, Solution
 from nqueens_cp.models.cpmpy_model import build_cpmpy_model
@@ -139,7 +138,7 @@ class CpmpyBackend(Backend):
         return installed_solvers() or None if spec.name == "solver" else spec.choices
 
     def memory_estimate(self, instance: Instance) -> ModelEstimate:
-        return replace(row_model_memory(instance, "CPMpy"), instead=one_solution_instead(instance))
+        return with_advice(row_model_memory(instance, "CPMpy"), instance, None)
 
     def _model_size(self, instance: Instance, unique: bool) -> ModelSize:
         return row_model(instance).size()

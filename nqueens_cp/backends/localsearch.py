@@ -13,12 +13,13 @@ attack each other, a fully blocked row, n = 2 or 3) is answered "no solution". B
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING
 
-from nqueens_cp.backends.framework.base import Answer, Backend, OptionSpec
+from nqueens_cp.backends.framework.base import OptionSpec
+from nqueens_cp.backends.framework.columns import ArrayAnswerBackend
 from nqueens_cp.backends.framework.limits import linear_estimate
 from nqueens_cp.core.errors import BackendUnavailableError, SearchBoundError
-from nqueens_cp.core.instance import MAX_N, Instance, Solution
+from nqueens_cp.core.instance import Instance
 from nqueens_cp.models.geometry import ModelEstimate
 
 if TYPE_CHECKING:
@@ -30,13 +31,10 @@ if TYPE_CHECKING:
 BYTES_PER_ROW = {"swap": 18, "minconflicts": 20}
 
 
-class LocalSearchBackend(Backend):
+class LocalSearchBackend(ArrayAnswerBackend):
     name = "localsearch"
     summary = "local search for one solution (Sosic-Gu swaps, or min-conflicts), compiled with numba"
     supports_blocked = True
-    answers = frozenset({Answer.FIRST})
-    max_n = MAX_N
-    array_answers = True
     option_specs = (
         OptionSpec(
             "method", str, "swap",
@@ -50,9 +48,6 @@ class LocalSearchBackend(Backend):
                    "repair steps per start (0: 1000 + 100 n for swap, 1000 + 20 n for minconflicts)", minimum=0),
         OptionSpec("time_limit", float, 0.0, "seconds before giving up (0: no time limit)", minimum=0),
     )
-
-    def memory_estimate(self, instance: Instance) -> ModelEstimate:
-        return self._estimate(instance, as_tuple=False)
 
     def _estimate(self, instance: Instance, *, as_tuple: bool) -> ModelEstimate:
         """The memory of the search's arrays, and of the answer's tuple when ``as_tuple``."""
@@ -74,11 +69,3 @@ class LocalSearchBackend(Backend):
         if outcome.status == "bound":
             raise SearchBoundError(outcome.reason)
         return outcome.columns
-
-    def _first_solution(self, instance: Instance) -> Solution | None:
-        self.check_fits(self._estimate(instance, as_tuple=True))
-        columns = self._first_columns(instance)
-        return None if columns is None else tuple(columns.tolist())
-
-    def _solutions(self, instance: Instance, limit: int | None) -> Iterator[Solution]:
-        raise AssertionError("unreachable: the base class refuses enumeration for this backend")

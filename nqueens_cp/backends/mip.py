@@ -11,16 +11,15 @@ whose count (OEIS) is within it, or at most :data:`MAX_ENUMERATION_ROWS` rows to
 
 from __future__ import annotations
 
-from dataclasses import replace
 from itertools import islice
 from typing import TYPE_CHECKING, Iterator
 
-from nqueens_cp.backends.framework.base import Backend, OptionSpec
-from nqueens_cp.backends.framework.limits import one_solution_instead
+from nqueens_cp.backends.framework.base import OptionSpec
+from nqueens_cp.backends.framework.modelled import ModelledBackend
 from nqueens_cp.core.errors import ModelTooLargeError, SearchStoppedError, SolverError
 from nqueens_cp.core.instance import Instance, Solution
 from nqueens_cp.core.oeis import A000170, A002562
-from nqueens_cp.models.geometry import ModelEstimate, ModelSize
+from nqueens_cp.models.geometry import ModelSize
 from nqueens_cp.models.linear import LinearModel
 from nqueens_cp.models.mip import FORMULATIONS, build_mip_model, mip_memory
 from nqueens_cp.models.reduction import model_rows
@@ -36,7 +35,7 @@ MAX_NOGOOD_SOLVES = 100
 MAX_ENUMERATION_ROWS = 8
 
 
-class MipBackend(Backend):
+class MipBackend(ModelledBackend[LinearModel]):
     supports_blocked = True
     name = "mip"
     summary = ("integer programming (HiGHS): binary x[r][c], rows and columns = 1, diagonals <= 1; "
@@ -48,15 +47,10 @@ class MipBackend(Backend):
                    choices=FORMULATIONS),
         OptionSpec("time_limit", float, None, "HiGHS time limit per solve in seconds (None: no limit)", minimum=0),
     )
+    build = staticmethod(build_mip_model)
+    estimate = staticmethod(mip_memory)
+    larger = ("pairwise", "use option formulation=lines (one row per diagonal)")
 
-    def _model(self, instance: Instance, unique: bool) -> LinearModel:
-        self.check_fits(self.memory_estimate(instance), "mip")
-        return build_mip_model(instance, self.options["formulation"], unique=unique)
-
-    def memory_estimate(self, instance: Instance) -> ModelEstimate:
-        larger = self.options["formulation"] == "pairwise"
-        instead = "use option formulation=lines (one row per diagonal)" if larger else one_solution_instead(instance)
-        return replace(mip_memory(instance, self.options["formulation"]), instead=instead)
 
     def _model_size(self, instance: Instance, unique: bool) -> ModelSize:
         return self._model(instance, unique).size("rows")

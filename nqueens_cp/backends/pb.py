@@ -10,14 +10,12 @@ square variables. ``--unique`` adds the lex-leader clauses as linear constraints
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING, Iterator
 
-from nqueens_cp.backends.framework.base import Backend, OptionSpec
-from nqueens_cp.backends.framework.limits import one_solution_instead
+from nqueens_cp.backends.framework.base import OptionSpec
+from nqueens_cp.backends.framework.modelled import ModelledBackend
 from nqueens_cp.core.errors import SolverError
 from nqueens_cp.core.instance import Instance, Solution
-from nqueens_cp.models.geometry import ModelEstimate, ModelSize
 from nqueens_cp.models.linear import LinearModel
 from nqueens_cp.models.pb import FORMULATIONS, build_pb_model, pb_memory
 from nqueens_cp.system.interrupts import in_child, native_call, python_signal_handlers_back
@@ -26,7 +24,7 @@ if TYPE_CHECKING:
     import exact
 
 
-class PbBackend(Backend):
+class PbBackend(ModelledBackend[LinearModel]):
     supports_blocked = True
     name = "pb"
     summary = "pseudo-Boolean (Exact, in process): one 0-1 variable per square, a linear constraint per line"
@@ -36,18 +34,11 @@ class PbBackend(Backend):
                    "lines: a cardinality constraint per line; clauses: the pairwise clauses as PB constraints",
                    choices=FORMULATIONS),
     )
+    build = staticmethod(build_pb_model)
+    estimate = staticmethod(pb_memory)
+    larger = ("clauses", "use option formulation=lines (one cardinality constraint per line)")
 
-    def _model(self, instance: Instance, unique: bool) -> LinearModel:
-        self.check_fits(self.memory_estimate(instance), "pb")
-        return build_pb_model(instance, self.options["formulation"], unique=unique)
 
-    def memory_estimate(self, instance: Instance) -> ModelEstimate:
-        larger = self.options["formulation"] == "clauses"
-        instead = "use option formulation=lines (one cardinality constraint per line)" if larger else one_solution_instead(instance)
-        return replace(pb_memory(instance, self.options["formulation"]), instead=instead)
-
-    def _model_size(self, instance: Instance, unique: bool) -> ModelSize:
-        return self._model(instance, unique).size()
 
     @staticmethod
     def _solver(model: LinearModel) -> exact.Exact | None:

@@ -16,14 +16,12 @@ in 28 s; ``QF_LIA`` gave none in 60 s).
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Iterator
 
-from nqueens_cp.backends.framework.base import Backend, OptionSpec
-from nqueens_cp.backends.framework.limits import one_solution_instead
+from nqueens_cp.backends.framework.base import OptionSpec
+from nqueens_cp.backends.framework.modelled import ModelledBackend
 from nqueens_cp.core.errors import SolverError
 from nqueens_cp.core.instance import Instance, Solution
-from nqueens_cp.models.geometry import ModelEstimate, ModelSize
 from nqueens_cp.models.smt import MODELS, SmtModel, build_smt_model, smt_memory
 from nqueens_cp.system.interrupts import native_call
 
@@ -36,7 +34,7 @@ AUTO_LOGIC = {("bool", "enumerate"): "QF_FD", ("bool", "first"): "default",
 LOGICS = ("auto", "QF_FD", "QF_LIA", "default")
 
 
-class SmtBackend(Backend):
+class SmtBackend(ModelledBackend[SmtModel]):
     supports_blocked = True
     name = "smt"
     summary = "SMT (z3): a Boolean per square with cardinality constraints, or Distinct on q[i], q[i]+i, q[i]-i"
@@ -50,18 +48,12 @@ class SmtBackend(Backend):
                    "auto: QF_FD (bool) or QF_LIA (int) to enumerate, default for a first solution",
                    choices=LOGICS),
     )
+    build = staticmethod(build_smt_model)
+    estimate = staticmethod(smt_memory)
+    formulation_option = "model"
+    larger = ("int", "use option model=bool")
 
-    def _model(self, instance: Instance, unique: bool) -> SmtModel:
-        self.check_fits(self.memory_estimate(instance), "smt")
-        return build_smt_model(instance, self.options["model"], unique=unique)
 
-    def memory_estimate(self, instance: Instance) -> ModelEstimate:
-        larger = self.options["model"] == "int"
-        instead = "use option model=bool" if larger else one_solution_instead(instance)
-        return replace(smt_memory(instance, self.options["model"]), instead=instead)
-
-    def _model_size(self, instance: Instance, unique: bool) -> ModelSize:
-        return self._model(instance, unique).size()
 
     def _solver(self, model: SmtModel, task: str) -> z3.Solver:
         import z3

@@ -20,11 +20,10 @@ import re
 import shutil
 import subprocess
 import tempfile
-from dataclasses import replace
 from typing import Callable, ClassVar, Iterator
 
 from nqueens_cp.backends.framework.base import Backend, OptionSpec
-from nqueens_cp.backends.framework.limits import one_solution_instead
+from nqueens_cp.backends.framework.limits import with_advice
 from nqueens_cp.core.errors import SolverError
 from nqueens_cp.core.instance import Instance, Solution
 from nqueens_cp.models.geometry import ModelEstimate, ModelSize
@@ -93,7 +92,7 @@ class Xcsp3Backend(Backend):
         return None
 
     def memory_estimate(self, instance: Instance) -> ModelEstimate:
-        return replace(row_model_memory(instance, "ACE"), instead=one_solution_instead(instance))
+        return with_advice(row_model_memory(instance, "ACE"), instance, None)
 
     def _model_size(self, instance: Instance, unique: bool) -> ModelSize:
         return row_model(instance).size()

@@ -20,6 +20,7 @@ from typing import Any, Union
 
 from nqueens_cp.backends.framework.base import ModelSize
 from nqueens_cp.core.errors import ResultsFileError
+from nqueens_cp.core.names import Name
 from nqueens_cp.harness.configs import Configuration
 from nqueens_cp.harness.tasks import TaskInfo
 
@@ -35,14 +36,7 @@ READABLE_VERSIONS = (1, 2)
 InstanceKey = tuple[int, tuple[tuple[int, int], ...], str]
 
 
-class _Status(str, enum.Enum):
-    """A status that is its own value wherever it is written (text, JSON, CSV)."""
-
-    def __str__(self) -> str:
-        return str(self.value)
-
-
-class RunStatus(_Status):
+class RunStatus(Name):
     """What became of a run (the values are what saved results hold)."""
 
     #: The backend answered (the answer is then checked, see :class:`Check`).
@@ -68,7 +62,7 @@ GAVE_UP: dict[RunStatus, str] = {
 }
 
 
-class CheckStatus(_Status):
+class CheckStatus(Name):
     """What became of a check (the values are what saved results hold)."""
 
     PASS = "pass"
@@ -80,7 +74,7 @@ class CheckStatus(_Status):
 PASS, FAIL, NOT_RUN = CheckStatus.PASS, CheckStatus.FAIL, CheckStatus.NOT_RUN
 
 
-class SizeStatus(_Status):
+class SizeStatus(Name):
     """The verdict on one board size."""
 
     #: A check failed.

@@ -33,7 +33,7 @@ from typing import Literal
 from nqueens_cp.core.arguments import require_choice
 from nqueens_cp.core.instance import Instance
 from nqueens_cp.core.symmetry import SYMMETRIES
-from nqueens_cp.models.geometry import MEGABYTE, ModelEstimate, ModelSize, line_lengths
+from nqueens_cp.models.geometry import MEGABYTE, ModelEstimate, ModelSize, line_lengths, pairs_on
 from nqueens_cp.models.lines import LineModel, build_line_model
 from nqueens_cp.models.reduction import model_rows
 from nqueens_cp.models.text import blocked_text, placed_text
@@ -148,7 +148,7 @@ def asp_memory(instance: Instance, formulation: str) -> ModelEstimate:
     n = model_rows(instance)
     lengths = line_lengths(n)
     if formulation == "pairwise":
-        pairs = sum(length * (length - 1) // 2 for length in lengths)
+        pairs = pairs_on(lengths)
         size = ModelSize(n * n, pairs, "ground pair constraints")
         megabytes = pairs * BYTES_PER_ASP_PAIR / MEGABYTE
     else:

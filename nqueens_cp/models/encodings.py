@@ -7,14 +7,14 @@ variables. What each costs per line is a formula of :func:`nqueens_cp.models.siz
 
 from __future__ import annotations
 
-import enum
 from typing import Any
 
 from nqueens_cp.core.errors import BackendOptionError
+from nqueens_cp.core.names import Name
 from nqueens_cp.models.amo import AMO_ENCODERS
 
 
-class Encoding(str, enum.Enum):
+class Encoding(Name):
     """A cardinality encoding of the CNF (the table of :mod:`nqueens_cp.models.cnf`); the value is its name on the command
     line (``-O encoding=seqcounter``), in DIMACS headers and in saved results. A ``str`` enum: the
     option's string value compares equal to its member."""
@@ -32,8 +32,6 @@ class Encoding(str, enum.Enum):
     PRODUCT = "product"
     BIMANDER = "bimander"
 
-    def __str__(self) -> str:
-        return str(self.value)
 
     @classmethod
     def parse(cls, name: str) -> Encoding:

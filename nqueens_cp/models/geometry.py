@@ -48,6 +48,11 @@ def line_lengths(n: int) -> list[int]:
     return [n] * (2 * n) + diagonals * 2
 
 
+def pairs_on(lengths: list[int]) -> int:
+    """How many pairs of squares share a line, over lines of ``lengths`` (the pairwise models' size)."""
+    return sum(length * (length - 1) // 2 for length in lengths)
+
+
 def lines(n: int) -> Iterator[tuple[LineKind, list[Square]]]:
     """Every line of the n x n board with its kind: rows, columns, up and down diagonals.
 

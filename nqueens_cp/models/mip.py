@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from nqueens_cp.core.arguments import require_choice
 from nqueens_cp.core.instance import Instance
-from nqueens_cp.models.geometry import MEGABYTE, ModelEstimate, ModelSize, line_lengths
+from nqueens_cp.models.geometry import MEGABYTE, ModelEstimate, ModelSize, line_lengths, pairs_on
 from nqueens_cp.models.linear import LinearModel, build_linear_model
 from nqueens_cp.models.reduction import model_rows
 from nqueens_cp.models.text import blocked_text, placed_text
@@ -107,7 +107,7 @@ def mip_memory(instance: Instance, formulation: str) -> ModelEstimate:
     n = model_rows(instance)
     lengths = line_lengths(n)
     if formulation == "pairwise":
-        pairs = sum(length * (length - 1) // 2 for length in lengths[2 * n:])
+        pairs = pairs_on(lengths[2 * n:])
         nonzeros, rows = 2 * n * n + 2 * pairs, 2 * n + pairs
     else:
         nonzeros, rows = sum(lengths), len(lengths)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from nqueens_cp.core.arguments import require_choice
 from nqueens_cp.core.instance import Instance
-from nqueens_cp.models.geometry import MEGABYTE, ModelEstimate, ModelSize, line_lengths
+from nqueens_cp.models.geometry import MEGABYTE, ModelEstimate, ModelSize, line_lengths, pairs_on
 from nqueens_cp.models.linear import LinearModel, build_linear_model
 from nqueens_cp.models.reduction import model_rows
 
@@ -45,7 +45,7 @@ def pb_memory(instance: Instance, formulation: str) -> ModelEstimate:
     n = model_rows(instance)
     lengths = line_lengths(n)
     if formulation == "clauses":
-        pairs = sum(length * (length - 1) // 2 for length in lengths)
+        pairs = pairs_on(lengths)
         terms, constraints = 2 * pairs + n * n, pairs + 2 * n
         megabytes = terms * BYTES_PER_PB_PAIR_TERM / MEGABYTE
     else:

@@ -15,7 +15,6 @@ needs processes to run side by side.
 from __future__ import annotations
 
 import contextlib
-import enum
 import importlib
 import os
 import queue as queues
@@ -29,6 +28,7 @@ from typing import TYPE_CHECKING, Any, Iterator
 
 from nqueens_cp.core.arguments import require_int
 from nqueens_cp.core.errors import NQueensError
+from nqueens_cp.core.names import Name
 from nqueens_cp.parallel.settings import DASK_WORKERS, EXECUTOR_NAMES, ExecutorKind
 from nqueens_cp.parallel.tasks import SubResult, SubTask, solve_subproblem
 from nqueens_cp.system.processes import die_with_parent, exit_when_gone, start_method
@@ -37,14 +37,12 @@ if TYPE_CHECKING:  # the process pool's modules are imported when a pool is made
     import concurrent.futures
     import multiprocessing.context
 
-class Lost(enum.Enum):
+class Lost(Name):
     """An attempt's error that is not something the task raised: the process running it is gone."""
 
     #: The error of every task in flight when a local worker process died (which one killed it is unknown).
     WORKER_DIED = "a worker process died while this sub-problem was running"
 
-    def __str__(self) -> str:
-        return str(self.value)
 
 
 WORKER_DIED = Lost.WORKER_DIED

@@ -3,10 +3,10 @@ command line (a light module: the command line reads it at start-up without load
 
 from __future__ import annotations
 
-import enum
+from nqueens_cp.core.names import Name
 
 
-class ExecutorKind(str, enum.Enum):
+class ExecutorKind(Name):
     """Where sub-problems run; the value is the name ``--executor`` and ``ParallelConfig`` take."""
 
     INLINE = "inline"
@@ -15,8 +15,6 @@ class ExecutorKind(str, enum.Enum):
     PROCESSES = "processes"
     DASK = "dask"
 
-    def __str__(self) -> str:
-        return str(self.value)
 
 
 #: Every executor's name.

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import enum
 import importlib.util
 import math
 from abc import ABC, abstractmethod
@@ -26,6 +25,7 @@ from nqueens_cp.core.errors import (
     did_you_mean,
 )
 from nqueens_cp.core.instance import Instance, Solution
+from nqueens_cp.core.names import Name
 from nqueens_cp.core.symmetry import is_canonical, require_symmetric
 from nqueens_cp.models.geometry import ModelEstimate, ModelSize
 
@@ -38,7 +38,7 @@ __all__ = [
 ]
 
 
-class Answer(str, enum.Enum):
+class Answer(Name):
     """What a run asks of a backend; the value is the word the command line and messages use.
 
     A ``str`` enum: a plug-in that still declares ``answers = frozenset({"first"})`` compares and
@@ -52,8 +52,6 @@ class Answer(str, enum.Enum):
     #: The number of solutions (``count``).
     COUNT = "count"
 
-    def __str__(self) -> str:
-        return str(self.value)
 
     @property
     def doing(self) -> str:

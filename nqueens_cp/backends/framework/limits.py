@@ -116,6 +116,12 @@ def one_solution_instead(instance: Instance) -> str:
     return f"for one solution use {answering_backends(instance.n, empty=is_empty(instance))}"
 
 
+def with_advice(estimate: ModelEstimate, instance: Instance, smaller: str | None) -> ModelEstimate:
+    """``estimate`` saying what to use instead when it does not fit: ``smaller`` (a leaner option of
+    the same backend) when there is one, else the backends that answer one solution."""
+    return replace(estimate, instead=smaller or one_solution_instead(instance))
+
+
 def first_solution_bound(backend: str, options: Mapping[str, object]) -> int | None:
     """``FIRST_SOLUTION_MAX_N[backend]``, or None when ``options`` lift it (a time limit, or
     :data:`UNBOUNDED_WITH`)."""
