@@ -92,12 +92,14 @@ def test_help_gives_each_kind_of_workers_its_own_flag() -> None:
 
 def test_max_model_mb_reaches_the_process_pool_workers() -> None:
     """The budget travels with each sub-problem: a worker started by forkserver refuses the CNF of
-    n = 12 (about 0.54 MB) over --max-model-mb 0.5 as this process does, instead of counting it."""
+    n = 12 (about 0.54 MB) over --max-model-mb 0.5 as this process does, instead of counting it;
+    the run ends at the first refusal, with the same one line and exit status 2, no retry."""
     budget = ["--backend", "sat", "--max-model-mb", "0.5"]
     serial = run_cli("solve", "12", "--count", *budget)
     assert serial.returncode == 2 and "over the 0 MB limit (--max-model-mb)" in serial.stderr
     split = run_cli("solve", "12", "--count", *budget, "--workers", "2", "--executor", "processes",
-                    "--split-depth", "1", "--retries", "0")
-    assert (split.returncode, split.stdout) == (1, ""), split.stderr
-    assert "ModelTooLargeError: sat: the pairwise CNF of n = 12" in split.stderr
-    assert "over the 0 MB limit" in split.stderr
+                    "--split-depth", "1")
+    assert (split.returncode, split.stdout) == (2, ""), split.stderr
+    assert split.stderr.startswith("nqueens-cp: error: sat: the pairwise CNF of n = 12"), split.stderr
+    assert "over the 0 MB limit (--max-model-mb)" in split.stderr and split.stderr.count("\n") == 1
+    assert "retrying" not in split.stderr

@@ -27,7 +27,7 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any, Iterator
 
 from nqueens_cp.core.arguments import require_int
-from nqueens_cp.core.errors import NQueensError
+from nqueens_cp.core.errors import ModelTooLargeError, NQueensError
 from nqueens_cp.core.names import Name
 from nqueens_cp.parallel.settings import DASK_WORKERS, EXECUTOR_NAMES, ExecutorKind
 from nqueens_cp.parallel.tasks import SubResult, SubTask, solve_subproblem
@@ -57,11 +57,20 @@ class Outcome:
     task: SubTask
     result: SubResult | None
     error: str | Lost | None = None
+    #: The backend refused the sub-problem's model as too large for its memory budget: the same
+    #: refusal on every try, so the run ends with it (exit status 2 on the command line), no retry.
+    refusal: str | None = None
 
 
 def _describe(error: BaseException) -> str:
     text = str(error).strip().splitlines()
     return f"{type(error).__name__}: {text[0]}" if text else type(error).__name__
+
+
+def _failed(task: SubTask, error: BaseException) -> Outcome:
+    """The outcome of ``task`` that raised ``error``."""
+    refusal = str(error) if isinstance(error, ModelTooLargeError) else None
+    return Outcome(task, None, _describe(error), refusal)
 
 
 class TaskExecutor(ABC):
@@ -114,7 +123,7 @@ def _attempt(task: SubTask) -> Outcome:
     try:
         return Outcome(task, solve_subproblem(task))
     except Exception as error:
-        return Outcome(task, None, _describe(error))
+        return _failed(task, error)
 
 
 class _Crew:
@@ -138,7 +147,7 @@ class _Crew:
             try:
                 outcome = _attempt(task)
             except BaseException as error:  # SystemExit and the like: reported, or the run would wait forever
-                outcome = Outcome(task, None, _describe(error))
+                outcome = _failed(task, error)
             self.outbox.put(outcome)
 
     def dismiss(self) -> None:
@@ -287,7 +296,7 @@ class ProcessPoolTaskExecutor(TaskExecutor):
                         broken = True
                         yield Outcome(task, None, WORKER_DIED)
                     else:
-                        yield Outcome(task, None, _describe(error))
+                        yield _failed(task, error)
             if broken:
                 # Every other future of the dead pool fails the same way; report them and start over.
                 for future, task in list(in_flight.items()):
@@ -296,7 +305,7 @@ class ProcessPoolTaskExecutor(TaskExecutor):
                     except BrokenProcessPool:
                         yield Outcome(task, None, WORKER_DIED)
                     except Exception as error:
-                        yield Outcome(task, None, _describe(error))
+                        yield _failed(task, error)
                     else:
                         yield Outcome(task, result)
                     del in_flight[future]
@@ -401,7 +410,7 @@ class DaskExecutor(TaskExecutor):
             try:
                 result = future.result()
             except (Exception, asyncio.CancelledError) as error:
-                yield Outcome(task, None, _describe(error))
+                yield _failed(task, error)
             else:
                 yield Outcome(task, result)
             finally:

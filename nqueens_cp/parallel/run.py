@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, TextIO
 
 from nqueens_cp.backends.framework.registry import create_backend
 from nqueens_cp.core.arguments import require_bool, require_instance, require_mapping, require_str
-from nqueens_cp.core.errors import InvalidArgumentError, NQueensError, SubProblemError
+from nqueens_cp.core.errors import InvalidArgumentError, ModelTooLargeError, NQueensError, SubProblemError
 from nqueens_cp.core.instance import Instance, Solution
 from nqueens_cp.parallel.checkpoint import CheckpointStore, MemoryStore, ResultStore
 from nqueens_cp.parallel.executors import WORKER_DIED, Outcome, TaskExecutor, make_executor
@@ -280,6 +280,8 @@ class SplitRun:
         most = self.config.max_attempts
         for outcome in itertools.chain(executor.outcomes(queue), _one_by_one(alone)):
             sub = by_index[outcome.task.index]
+            if outcome.refusal is not None:
+                raise ModelTooLargeError(outcome.refusal)
             if outcome.result is None:
                 key = (sub.index, outcome.task.check)
                 tries = attempts[key] = attempts.get(key, 0) + 1
