@@ -16,7 +16,9 @@ from typing import TYPE_CHECKING, Any, Iterator
 from nqueens_cp.backends.framework.base import Backend, OptionSpec
 from nqueens_cp.backends.framework.limits import answering_backends, is_empty
 from nqueens_cp.core.errors import BackendOptionError, ModelTooLargeError, SearchStoppedError, SolverError
+from nqueens_cp.core.family_checker import witness_value
 from nqueens_cp.core.instance import Instance, Solution
+from nqueens_cp.core.problems import Direction, FamilyAnswer, Problem
 from nqueens_cp.models.cpsat import (
     CPSAT_MAX_N,
     STRATEGIES,
@@ -27,6 +29,7 @@ from nqueens_cp.models.cpsat import (
     cpsat_memory,
     resolve_strategy,
 )
+from nqueens_cp.models.family import FamilyModel, build_family_model, family_memory
 from nqueens_cp.models.geometry import ModelEstimate, ModelSize
 from nqueens_cp.models.reduction import model_rows
 from nqueens_cp.system.interrupts import HandOff, native_call
@@ -57,6 +60,10 @@ class CpSatBackend(Backend):
             "square (for large n, with strategy=localsearch)", choices=("alldiff", "boolean"),
         ),
     )
+    #: Every problem of the family: a 0-1 model (:mod:`nqueens_cp.models.family`), optimised by CP-SAT.
+    family = frozenset(Problem) - {Problem.QUEENS}
+    #: The placement problems, counted by enumeration with one worker.
+    family_counts = frozenset({Problem.TOROIDAL, Problem.SUPERQUEENS})
 
     # -- model and parameters ----------------------------------------------------------------
 
@@ -202,3 +209,60 @@ class CpSatBackend(Backend):
         if "error" in outcome:
             raise SolverError(f"cpsat failed: {outcome['error']}") from outcome["error"]
         self._check_complete(solver, outcome["status"])
+
+    # -- the N-Queens family -----------------------------------------------------------------
+
+    def _solve_family(self, problem: Problem, n: int) -> FamilyAnswer:
+        """The family model translated as it is: a Boolean per variable, a linear constraint per
+        row, the objective minimised or maximised; CP-SAT's portfolio (``search_workers``) solves."""
+        from ortools.sat.python import cp_model
+
+        cp, x, model = self._family_model(problem, n)
+        solver = self._solver(CpSatStrategy(), enumerate_all=False)
+        with native_call(stop=solver.stop_search):
+            status = solver.solve(cp)
+        # -- the answer
+        if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            witness = model.decode(lambda v: bool(solver.value(x[v])))
+            proved = status == cp_model.OPTIMAL
+            bound = None if proved or model.objective is None else round(solver.best_objective_bound)
+            return FamilyAnswer(problem, n, witness, witness_value(problem, witness), proved, bound)
+        if status == cp_model.INFEASIBLE:
+            return FamilyAnswer(problem, n, None, None, True)
+        self._raise_stopped(solver, status, "before it found a witness")
+        raise SolverError(f"cpsat stopped without an answer ({solver.status_name(status)})")
+
+    def _count_family(self, problem: Problem, n: int) -> int:
+        """Every placement enumerated by one worker with a counting callback."""
+        from nqueens_cp.backends.cpsat_callbacks import SolutionCounter
+
+        cp, _, _ = self._family_model(problem, n)
+        solver = self._solver(CpSatStrategy(), enumerate_all=True)
+        counter = SolutionCounter()
+        with native_call(stop=solver.stop_search):
+            status = solver.solve(cp, counter)
+        self._check_complete(solver, status)
+        return int(counter.found)
+
+    def _family_model(self, problem: Problem, n: int) -> tuple[cp_model.CpModel, list[Any], FamilyModel]:
+        """The CP-SAT model of the family ``problem``: its Booleans (``x[v]``, from 1) and the built model."""
+        from ortools.sat.python import cp_model
+
+        self.check_fits(replace(family_memory(problem, n), instead="use a smaller board"))
+        model = build_family_model(problem, n)
+        # -- variables
+        cp = cp_model.CpModel()
+        x: list[Any] = [None, *(cp.new_bool_var(f"x{v}") for v in range(1, model.variables + 1))]  # from 1
+        # -- constraints
+        big = model.variables + 1
+        for row in model.rows:
+            expr = cp_model.LinearExpr.weighted_sum([x[v] for _, v in row.terms], [c for c, _ in row.terms])
+            cp.add_linear_constraint(expr, -big if row.lower is None else row.lower, big if row.upper is None else row.upper)
+        if model.objective is not None:
+            objective = cp_model.LinearExpr.weighted_sum([x[v] for _, v in model.objective.terms],
+                                                         [c for c, _ in model.objective.terms])
+            if model.objective.direction is Direction.MINIMISE:
+                cp.minimize(objective)
+            else:
+                cp.maximize(objective)
+        return cp, x, model

@@ -11,14 +11,18 @@ whose count (OEIS) is within it, or at most :data:`MAX_ENUMERATION_ROWS` rows to
 
 from __future__ import annotations
 
+from dataclasses import replace
 from itertools import islice
 from typing import TYPE_CHECKING, Iterator
 
 from nqueens_cp.backends.framework.base import OptionSpec
 from nqueens_cp.backends.framework.modelled import ModelledBackend
 from nqueens_cp.core.errors import ModelTooLargeError, SearchStoppedError, SolverError
+from nqueens_cp.core.family_checker import witness_value
 from nqueens_cp.core.instance import Instance, Solution
 from nqueens_cp.core.oeis import A000170, A002562
+from nqueens_cp.core.problems import Direction, FamilyAnswer, Problem
+from nqueens_cp.models.family import FamilyModel, build_family_model, family_memory
 from nqueens_cp.models.geometry import ModelSize
 from nqueens_cp.models.linear import LinearModel
 from nqueens_cp.models.mip import FORMULATIONS, build_mip_model, mip_memory
@@ -47,6 +51,8 @@ class MipBackend(ModelledBackend[LinearModel]):
                    choices=FORMULATIONS),
         OptionSpec("time_limit", float, None, "HiGHS time limit per solve in seconds (None: no limit)", minimum=0),
     )
+    #: Every problem of the family: its 0-1 program (:mod:`nqueens_cp.models.family`), optimised by HiGHS.
+    family = frozenset(Problem) - {Problem.QUEENS}
     build = staticmethod(build_mip_model)
     estimate = staticmethod(mip_memory)
     larger = ("pairwise", "use option formulation=lines (one row per diagonal)")
@@ -55,7 +61,7 @@ class MipBackend(ModelledBackend[LinearModel]):
     def _model_size(self, instance: Instance, unique: bool) -> ModelSize:
         return self._model(instance, unique).size("rows")
 
-    def _highs(self, model: LinearModel) -> highspy.Highs:
+    def _highs(self, model: LinearModel | FamilyModel) -> highspy.Highs:
         import highspy
         import numpy as np
 
@@ -142,3 +148,37 @@ class MipBackend(ModelledBackend[LinearModel]):
 
     def _count(self, instance: Instance, limit: int | None, unique: bool) -> int:
         return sum(1 for _ in islice(self._enumerate(instance, limit, unique=unique), limit))
+
+    # -- the N-Queens family -----------------------------------------------------------------
+
+    def _solve_family(self, problem: Problem, n: int) -> FamilyAnswer:
+        """The family model as a 0-1 program: its rows, its objective, branch and bound by HiGHS."""
+        import highspy
+        import numpy as np
+
+        self.check_fits(replace(family_memory(problem, n), instead="use a smaller board"))
+        model = build_family_model(problem, n)
+        highs = self._highs(model)
+        if model.objective is not None:
+            columns = np.array([v - 1 for _, v in model.objective.terms], dtype=np.int32)
+            highs.changeColsCost(len(columns), columns, np.array([c for c, _ in model.objective.terms], dtype=float))
+            highs.changeObjectiveSense(highspy.ObjSense.kMaximize if model.objective.direction is Direction.MAXIMISE
+                                       else highspy.ObjSense.kMinimize)
+        with native_call():
+            ran = highs.run()
+        if ran == highspy.HighsStatus.kError:
+            raise SolverError("HiGHS failed to run (an option or the model was refused)")
+        status = highs.getModelStatus()
+        if status in (highspy.HighsModelStatus.kInfeasible, highspy.HighsModelStatus.kUnboundedOrInfeasible):
+            return FamilyAnswer(problem, n, None, None, True)
+        values = highs.getSolution().col_value
+        found = highs.getInfo().primal_solution_status == 2  # a feasible solution is at hand
+        if status == highspy.HighsModelStatus.kOptimal or (status == highspy.HighsModelStatus.kTimeLimit and found):
+            witness = model.decode(lambda v: values[v - 1] > 0.5)
+            proved = status == highspy.HighsModelStatus.kOptimal
+            bound = None if proved or model.objective is None else round(highs.getInfo().mip_dual_bound)
+            return FamilyAnswer(problem, n, witness, witness_value(problem, witness), proved, bound)
+        if status == highspy.HighsModelStatus.kTimeLimit:
+            raise SearchStoppedError(f"mip reached its time limit of {self.options['time_limit']:g} s before it "
+                                     f"found a witness of {problem.value}")
+        raise SolverError(f"HiGHS stopped without an answer ({highs.modelStatusToString(status)})")

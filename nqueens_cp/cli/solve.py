@@ -25,6 +25,7 @@ from nqueens_cp.cli.output import emit_solution, write_columns
 from nqueens_cp.cli.split_run import add_parallel_arguments, run_split, wants_split
 from nqueens_cp.core.errors import SearchBoundError, SearchStoppedError
 from nqueens_cp.core.instance import Instance
+from nqueens_cp.core.problems import Problem
 
 if TYPE_CHECKING:
     from nqueens_cp.backends.framework.base import Backend
@@ -78,6 +79,12 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument(
         "--unique", action="store_true", help="one solution per class of the square's 8 symmetries"
     )
+    parser.add_argument(
+        "--problem", choices=[problem.value for problem in Problem], default=Problem.QUEENS.value,
+        help="a problem of the N-Queens family (default: queens, the classic one): toroidal (diagonals wrap "
+        "around), superqueens (queens that also jump as knights) — first placement or --count; domination, "
+        "independent-domination, colouring, peaceable — the optimum and its witness",
+    )
     parser.add_argument("--show", action="store_true", help="draw each board under its tuple")
     parser.add_argument("--format", choices=("text", "jsonl"), default="text", help="output format")
     add_backend_options(parser)
@@ -89,6 +96,10 @@ def add_parser(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     from nqueens_cp.cli import UsageError
 
+    if args.problem != Problem.QUEENS.value:
+        from nqueens_cp.cli.family import run_family
+
+        return run_family(args)
     instance, described = board_instance(args)
     if args.show and instance.n > SHOW_MAX_N:
         raise UsageError(f"--show draws boards up to n = {SHOW_MAX_N} (n = {instance.n:,}); leave it out")

@@ -45,6 +45,10 @@ class SearchStoppedError(SolverError):
     streamed) stands. The command line ends such a run with its own exit status (3)."""
 
 
+class InvalidWitnessError(SolverError):
+    """A backend's witness of a family problem failed the independent checker (or its claimed value)."""
+
+
 class SearchBoundError(SolverError):
     """An incomplete search (local search) stopped at its step or time bound without a solution.
 

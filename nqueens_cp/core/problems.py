@@ -152,6 +152,22 @@ _SEQUENCES = {
 }
 
 
+@dataclass(frozen=True)
+class FamilyAnswer:
+    """A backend's answer to a family problem on the n x n board: its ``witness`` (None: it found
+    none), what the witness achieves (``value``: queens, colours, the size of each army, or n for a
+    placement) and whether the search ``proved`` it optimal (for a placement problem: proved that
+    there is none when ``witness`` is None). ``bound``: the best bound the solver proved on the
+    optimum when it stopped before proving it (None: unknown or not asked)."""
+
+    problem: Problem
+    n: int
+    witness: Witness | None
+    value: int | None
+    proved: bool
+    bound: int | None = None
+
+
 def attacks(rules: Rules, n: int, a: Square, b: Square) -> bool:
     """Whether a piece on square ``a`` attacks square ``b`` of an n x n board under ``rules`` (a
     square does not attack itself)."""

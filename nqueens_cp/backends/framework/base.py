@@ -20,12 +20,15 @@ from nqueens_cp.backends.framework.limits import (
 from nqueens_cp.core.errors import (
     BackendOptionError,
     BackendUnavailableError,
+    InvalidWitnessError,
     ModelTooLargeError,
     NQueensError,
     did_you_mean,
 )
+from nqueens_cp.core.family_checker import witness_problems, witness_value
 from nqueens_cp.core.instance import Instance, Solution
 from nqueens_cp.core.names import Name
+from nqueens_cp.core.problems import FamilyAnswer, Problem
 from nqueens_cp.core.symmetry import is_canonical, require_symmetric
 from nqueens_cp.models.geometry import ModelEstimate, ModelSize
 
@@ -175,6 +178,11 @@ class Backend(ABC):
     #: Bytes of address space the solver library reserves at start-up and never touches (a JVM's
     #: heap): a worker's address-space limit (compare --memory-limit) is raised by as much.
     reserved_address_space: ClassVar[int] = 0
+    #: The problems of the N-Queens family it answers (:mod:`nqueens_cp.core.problems`) by
+    #: :meth:`solve_family`, beside the classic problem of the methods above.
+    family: ClassVar[frozenset[Problem]] = frozenset()
+    #: The placement problems of the family (toroidal, superqueens) it counts by :meth:`count_family`.
+    family_counts: ClassVar[frozenset[Problem]] = frozenset()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -352,6 +360,45 @@ class Backend(ABC):
         exact counter. A property, not a class constant: an approximate counter's is an option
         (``approxmc``'s ``epsilon``)."""
         return 0.0
+
+    def solve_family(self, problem: Problem, n: int) -> FamilyAnswer:
+        """The answer to the family ``problem`` on the n x n board (n >= 1): an optimum and its
+        witness (``proved`` False when a time limit stopped the search first: the best found), or a
+        placement of n pieces. The witness is checked by the independent checker
+        (:mod:`nqueens_cp.core.family_checker`) before it is returned; a backend that does not take
+        ``problem`` (``family``) refuses in one line."""
+        if problem not in self.family:
+            raise NQueensError(f"backend {self.name} does not take problem {problem.value}")
+        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+            raise BackendOptionError(f"n must be an integer >= 1, got {n!r}")
+        self.ensure_available()
+        answer = self._solve_family(problem, n)
+        if answer.witness is not None:
+            problems = witness_problems(problem, n, answer.witness)
+            if problems:
+                raise InvalidWitnessError(f"{self.name} returned an invalid witness of {problem.value} for n = {n}: {problems[0]}")
+            if answer.value != witness_value(problem, answer.witness):
+                raise InvalidWitnessError(f"{self.name} claimed the value {answer.value} for a witness of value "
+                                  f"{witness_value(problem, answer.witness)} ({problem.value}, n = {n})")
+        return answer
+
+    def count_family(self, problem: Problem, n: int) -> int:
+        """The number of placements of the family ``problem`` (toroidal queens, superqueens) on the
+        n x n board; a backend that does not count ``problem`` (``family_counts``) refuses in one line."""
+        if problem not in self.family_counts:
+            raise NQueensError(f"backend {self.name} does not count placements of problem {problem.value}")
+        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+            raise BackendOptionError(f"n must be an integer >= 1, got {n!r}")
+        self.ensure_available()
+        return self._count_family(problem, n)
+
+    def _count_family(self, problem: Problem, n: int) -> int:
+        """The placements of ``problem`` (one of ``family_counts``) on the n x n board."""
+        raise NotImplementedError(f"backend {self.name} declares family counts but has no _count_family")
+
+    def _solve_family(self, problem: Problem, n: int) -> FamilyAnswer:
+        """The answer to ``problem`` (one of ``family``) on the n x n board."""
+        raise NotImplementedError(f"backend {self.name} declares family problems but has no _solve_family")
 
     def model_size(self, instance: Instance, *, unique: bool = False) -> ModelSize | None:
         """The size of the model this backend builds for ``instance``; None for plain searches."""

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from nqueens_cp.backends.framework.base import Answer
 from nqueens_cp.core.instance import Instance
+from nqueens_cp.core.problems import Problem
 
 #: The backend each question goes to when none is named (``first``: below ``LOCAL_SEARCH_FROM_N``).
 #: ``count`` also stands for a count of symmetry classes, or one representative of a class (``--unique``).
@@ -33,3 +34,19 @@ def default_backend(question: Answer, instance: Instance) -> str:
         beyond = instance.n > FIRST_SOLUTION_MAX_N["localsearch"] and not (instance.fixed or instance.blocked)
         return "construction" if beyond else "localsearch"
     return DEFAULT_BACKENDS[question]
+
+
+#: The backend each family problem goes to when none is named (``solve N --problem P``): HiGHS for
+#: the domination and colouring programs, CP-SAT for the armies and the placements (its
+#: enumeration counts them): ``benchmarks/bench_family.py`` measures both on each problem.
+DEFAULT_FAMILY_BACKENDS: dict[Problem, str] = {
+    Problem.DOMINATION: "mip", Problem.INDEPENDENT_DOMINATION: "mip", Problem.COLOURING: "mip",
+    Problem.PEACEABLE: "cpsat", Problem.TOROIDAL: "cpsat", Problem.SUPERQUEENS: "cpsat",
+}
+#: The backend that counts each placement problem when none is named (``--problem P --count``).
+DEFAULT_FAMILY_COUNTERS: dict[Problem, str] = {Problem.TOROIDAL: "cpsat", Problem.SUPERQUEENS: "cpsat"}
+
+
+def default_family_backend(problem: Problem, *, count: bool = False) -> str:
+    """The name of the backend that answers the family ``problem`` (its placements' count with ``count``)."""
+    return (DEFAULT_FAMILY_COUNTERS if count else DEFAULT_FAMILY_BACKENDS)[problem]

@@ -1,0 +1,141 @@
+"""``nqueens-cp solve N --problem P``: a problem of the N-Queens family (:mod:`nqueens_cp.core.problems`).
+
+For an optimisation problem it prints the optimum on the first line and its witness under it (the
+queens' squares as ``row,col``; a colouring as n rows of colours; the two armies as ``white:`` and
+``black:`` lines), with ``--show`` the board drawn, with ``--format jsonl`` one JSON object. The
+witness is checked by the independent checker before anything is written, a proved optimum is
+compared with its OEIS term, and an optimum the search did not prove (a ``--time-limit`` reached)
+is printed as the best found, with exit status 3. A placement problem (toroidal, superqueens) prints
+its first placement like ``solve``, or with ``--count`` the number of placements.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any, cast
+
+from nqueens_cp.backends.framework.defaults import default_family_backend
+from nqueens_cp.backends.framework.registry import backend_class, backend_names, create_backend
+from nqueens_cp.cli import EXIT_STOPPED, UsageError
+from nqueens_cp.cli.common import backend_options
+from nqueens_cp.core.errors import InvalidWitnessError
+from nqueens_cp.core.family_oeis import SEQUENCES
+from nqueens_cp.core.problems import Armies, Colouring, FamilyAnswer, Goal, Problem, Square
+
+#: What ``solve`` takes with ``--problem`` other than ``queens``, and what it refuses.
+REFUSED_FLAGS = {"all": "--all", "unique": "--unique", "limit": "--limit", "fix": "--fix", "block": "--block",
+                 "instance": "--instance", "workers": "--workers", "certify": "--certify"}
+
+#: What the optimum is called in the line on stderr.
+OPTIMUM_NAMES = {
+    Goal.DOMINATE: "domination number",
+    Goal.DOMINATE_INDEPENDENT: "independent domination number",
+    Goal.COLOUR: "chromatic number",
+    Goal.PEACEABLE: "largest peaceable armies",
+}
+
+
+def _refuse_classic_flags(args: argparse.Namespace, problem: Problem) -> None:
+    given = [flag for dest, flag in REFUSED_FLAGS.items() if getattr(args, dest, None) not in (None, False, [])]
+    if given:
+        raise UsageError(f"{given[0]} is for the classic problem; --problem {problem.value} takes N, "
+                         "--backend, --count (placements), --show, --format and the backend's options")
+    if args.count and not problem.counts_placements:
+        raise UsageError(f"--count counts placements; --problem {problem.value} asks for an optimum: leave it out")
+
+
+def _backend(args: argparse.Namespace, problem: Problem) -> Any:
+    name = args.backend or default_family_backend(problem, count=args.count)
+    if problem not in backend_class(name).family and not (args.count and problem in backend_class(name).family_counts):
+        takers = [other for other in backend_names() if problem in backend_class(other).family]
+        raise UsageError(f"backend {name} does not take --problem {problem.value}; use --backend "
+                         + " or ".join(takers))
+    args.backend = name
+    return create_backend(name, memory_budget_mb=args.max_model_mb, **backend_options(args))
+
+
+def run_family(args: argparse.Namespace) -> int:
+    """``solve`` for a problem of the family; returns the exit status."""
+    problem = Problem.named(args.problem)
+    _refuse_classic_flags(args, problem)
+    n = args.n
+    if n is None or n < 1:
+        raise UsageError(f"--problem {problem.value} needs a board size N >= 1")
+    backend = _backend(args, problem)
+    if args.count:
+        count = backend.count_family(problem, n)
+        published = SEQUENCES[problem.sequences[0]].get(n)
+        if published is not None and published != count:
+            sys.stderr.write(f"nqueens-cp: error: {backend.name} counted {count} placements of {problem.value} "
+                             f"for n = {n}, {problem.sequences[0]} publishes {published}\n")
+            return 1
+        print(count)
+        return 0
+    try:
+        answer: FamilyAnswer = backend.solve_family(problem, n)  # its witness checked by the independent checker
+    except InvalidWitnessError as error:  # nothing of it is written
+        sys.stderr.write(f"nqueens-cp: error: {error}\n")
+        return 1
+    return _report(args, problem, n, answer)
+
+
+def _report(args: argparse.Namespace, problem: Problem, n: int, answer: FamilyAnswer) -> int:
+    if answer.witness is None:
+        what = "no placement" if problem.counts_placements else "no witness"
+        sys.stderr.write(f"{what} of {problem.value} for n = {n}\n" if answer.proved
+                         else f"nqueens-cp: {args.backend} stopped before it found a witness of {problem.value}\n")
+        return 1 if answer.proved else EXIT_STOPPED
+    published = SEQUENCES[problem.sequences[0]].get(n) if not problem.counts_placements else None
+    if answer.proved and published is not None and published != answer.value:
+        sys.stderr.write(f"nqueens-cp: error: {args.backend} proved {answer.value} optimal for {problem.value}, "
+                         f"n = {n}; {problem.sequences[0]} publishes {published}\n")
+        return 1
+    if args.format == "jsonl":
+        print(json.dumps({"problem": problem.value, "n": n, "value": answer.value, "proved": answer.proved,
+                          "bound": answer.bound, "witness": _plain(problem, answer)}))
+    else:
+        print(_text(problem, n, answer, show=args.show))
+    if not problem.counts_placements:
+        status = "proved optimal" if answer.proved else f"the best found, not proved optimal (bound {answer.bound})"
+        known = f"; {problem.sequences[0]}: {published}" if published is not None else ""
+        sys.stderr.write(f"{OPTIMUM_NAMES[problem.goal]} of the {n} x {n} board: {answer.value}, {status}{known}\n")
+    return 0 if answer.proved else EXIT_STOPPED
+
+
+def _squares(squares: frozenset[Square]) -> str:
+    return " ".join(f"{r},{c}" for r, c in sorted(squares))
+
+
+def _plain(problem: Problem, answer: FamilyAnswer) -> Any:
+    witness = answer.witness
+    if problem.goal is Goal.PEACEABLE:
+        white, black = cast(Armies, witness)
+        return {"white": sorted(white), "black": sorted(black)}
+    if problem.goal in (Goal.DOMINATE, Goal.DOMINATE_INDEPENDENT):
+        return sorted(cast("frozenset[Square]", witness))
+    return witness
+
+
+def _text(problem: Problem, n: int, answer: FamilyAnswer, *, show: bool) -> str:
+    witness = answer.witness
+    goal = problem.goal
+    if goal is Goal.PLACE:
+        columns = cast("tuple[int, ...]", witness)
+        lines = [" ".join(map(str, columns))]
+        marks = dict.fromkeys(enumerate(columns), "Q")
+    elif goal is Goal.COLOUR:
+        grid = cast(Colouring, witness)
+        return "\n".join([str(answer.value), *(" ".join(f"{colour:>2}" for colour in row) for row in grid)])
+    elif goal is Goal.PEACEABLE:
+        white, black = cast(Armies, witness)
+        lines = [str(answer.value), f"white: {_squares(white)}", f"black: {_squares(black)}"]
+        marks = {**dict.fromkeys(white, "W"), **dict.fromkeys(black, "B")}
+    else:
+        queens = cast("frozenset[Square]", witness)
+        lines = [str(answer.value), _squares(queens)]
+        marks = dict.fromkeys(queens, "Q")
+    if show:
+        lines += ["", *(" ".join(marks.get((r, c), ".") for c in range(n)) for r in range(n))]
+    return "\n".join(lines)

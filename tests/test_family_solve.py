@@ -1,0 +1,129 @@
+"""The family's optimisation problems through CP-SAT and HiGHS, and ``solve --problem``: every
+optimum proved equals its OEIS term, every witness is checked, a wrong one is refused."""
+
+from __future__ import annotations
+
+from typing import ClassVar, Iterator
+
+import pytest
+
+from nqueens_cp.backends.framework.base import Backend
+from nqueens_cp.backends.framework.registry import register_backend, unregister_backend
+from nqueens_cp.cli import main
+from nqueens_cp.core.errors import InvalidWitnessError, NQueensError
+from nqueens_cp.core.family_checker import witness_problems
+from nqueens_cp.core.family_oeis import SEQUENCES
+from nqueens_cp.core.instance import Instance, Solution
+from nqueens_cp.core.problems import FamilyAnswer, Problem
+from nqueens_cp.models.family import build_family_model, colour_bound, family_memory
+
+from .conftest import require_backend, run_cli
+
+OPTIMISATION = [Problem.DOMINATION, Problem.INDEPENDENT_DOMINATION, Problem.COLOURING, Problem.PEACEABLE]
+
+
+@pytest.mark.parametrize("backend", ["cpsat", "mip"])
+@pytest.mark.parametrize("problem", OPTIMISATION, ids=lambda p: p.value)
+def test_each_proved_optimum_is_the_published_term(backend: str, problem: Problem) -> None:
+    require_backend(backend)
+    from nqueens_cp.backends.framework.registry import create_backend
+
+    solver = create_backend(backend)
+    for n in range(1, 7):
+        answer = solver.solve_family(problem, n)
+        assert answer.proved and answer.value == SEQUENCES[problem.sequences[0]][n], (problem, n, answer)
+        assert witness_problems(problem, n, answer.witness) == []
+
+
+@pytest.mark.parametrize(("problem", "sizes"), [(Problem.TOROIDAL, range(1, 12)), (Problem.SUPERQUEENS, range(1, 11))],
+                         ids=["toroidal", "superqueens"])
+def test_cpsat_counts_the_placements(problem: Problem, sizes: range) -> None:
+    require_backend("cpsat")
+    from nqueens_cp.backends.framework.registry import create_backend
+
+    solver = create_backend("cpsat")
+    assert [solver.count_family(problem, n) for n in sizes] == [SEQUENCES[problem.sequences[0]][n] for n in sizes]
+
+
+def test_the_models_sizes_and_palette() -> None:
+    n = 6
+    assert build_family_model(Problem.TOROIDAL, n).size().constraints == 4 * n
+    knights = 4 * (n - 1) * (n - 2)
+    assert build_family_model(Problem.SUPERQUEENS, n).size().constraints == 6 * n - 6 + knights
+    assert build_family_model(Problem.INDEPENDENT_DOMINATION, n).size().constraints == n * n + 6 * n - 6
+    k = colour_bound(n)
+    assert (k, build_family_model(Problem.COLOURING, n).size().constraints) == (7, n * n + k * (6 * n - 6) + k - 1 + n)
+    for problem in Problem:
+        if problem is not Problem.QUEENS:
+            built = sum(len(row.terms) for row in build_family_model(problem, 7).rows)
+            assert built <= family_memory(problem, 7).size.constraints, problem
+
+
+class _WrongWitness(Backend):
+    """Claims a proved domination number of 1 with a queen that dominates nothing much."""
+
+    name = "test-wrong-witness"
+    summary = "a planted wrong witness"
+    family: ClassVar[frozenset[Problem]] = frozenset({Problem.DOMINATION})
+
+    def _solutions(self, instance: Instance, limit: int | None) -> Iterator[Solution]:
+        return iter(())
+
+    def _solve_family(self, problem: Problem, n: int) -> FamilyAnswer:
+        return FamilyAnswer(problem, n, frozenset({(0, 0)}), 1, True)
+
+
+class _NotOptimal(_WrongWitness):
+    """A valid dominating set of 6 queens on the 8 x 8 board claimed as the proved optimum (it is 5)."""
+
+    name = "test-not-optimal"
+
+    def _solve_family(self, problem: Problem, n: int) -> FamilyAnswer:
+        queens = frozenset({(0, 2), (1, 6), (4, 1), (5, 5), (6, 1), (7, 7)})  # an optimum of 5, one queen more
+        return FamilyAnswer(problem, n, queens, len(queens), True)
+
+
+def test_a_wrong_witness_is_refused_naming_a_square() -> None:
+    with pytest.raises(InvalidWitnessError, match=r"invalid witness of domination for n = 8: square \(1, 2\) is neither"):
+        _WrongWitness().solve_family(Problem.DOMINATION, 8)
+    with pytest.raises(NQueensError, match="does not take problem colouring"):
+        _WrongWitness().solve_family(Problem.COLOURING, 8)
+
+
+def test_the_command_line_refuses_a_proved_value_oeis_contradicts(capsys: pytest.CaptureFixture[str]) -> None:
+    for backend in (_NotOptimal, _WrongWitness):
+        register_backend(backend.name, backend)
+    try:
+        assert main(["solve", "8", "--problem", "domination", "--backend", _NotOptimal.name]) == 1
+        out, err = capsys.readouterr()
+        assert out == "" and err == ("nqueens-cp: error: test-not-optimal proved 6 optimal for domination, n = 8; "
+                                     "A075458 publishes 5\n")
+        assert main(["solve", "8", "--problem", "domination", "--backend", _WrongWitness.name]) == 1
+        out, err = capsys.readouterr()
+        assert out == "" and err.startswith("nqueens-cp: error: test-wrong-witness returned an invalid witness")
+    finally:
+        for backend in (_NotOptimal, _WrongWitness):
+            unregister_backend(backend.name)
+
+
+def test_solve_problem_prints_the_optimum_and_its_witness() -> None:
+    require_backend("mip")
+    done = run_cli("solve", "5", "--problem", "domination", "--show")
+    assert done.returncode == 0, done.stderr
+    value, squares, blank, *board = done.stdout.splitlines()
+    assert (value, blank, len(board)) == ("3", "", 5)
+    queens = frozenset(tuple(map(int, square.split(","))) for square in squares.split())
+    assert witness_problems(Problem.DOMINATION, 5, queens) == []
+    assert sum(line.count("Q") for line in board) == 3
+    assert done.stderr == "domination number of the 5 x 5 board: 3, proved optimal; A075458: 3\n"
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["8", "--problem", "domination", "--all"], "--all is for the classic problem"),
+    (["5", "--problem", "colouring", "--count"], "--count counts placements; --problem colouring asks for an optimum"),
+    (["8", "--problem", "domination", "--backend", "bitboard"], "backend bitboard does not take --problem domination"),
+    (["8", "--problem", "dominatoin"], "invalid choice: 'dominatoin'"),
+])
+def test_solve_problem_refuses_in_one_line(args: list[str], message: str) -> None:
+    done = run_cli("solve", *args)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and message in done.stderr, done.stderr
