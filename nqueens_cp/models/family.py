@@ -170,7 +170,8 @@ def build_family_model(problem: Problem, n: int) -> FamilyModel:
 
 
 #: Bytes one term of a family model takes, built and handed to a solver (CP-SAT or HiGHS): the
-#: Python rows and the solver's copy (measured by benchmarks/bench_family_memory.py).
+#: Python rows and the solver's copy; 120-380 B measured on models of 10^4-10^5 terms
+#: (``benchmarks/bench_family_memory.py``), before the search's own memory.
 BYTES_PER_FAMILY_TERM = 400
 
 
