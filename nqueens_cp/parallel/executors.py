@@ -385,6 +385,13 @@ class DaskExecutor(TaskExecutor):
         return self._client
 
     @property
+    def scheduler_address(self) -> str:
+        """The address of the scheduler, e.g. ``tcp://127.0.0.1:40123``: what another run's
+        ``--scheduler`` takes to share this cluster."""
+        address: str = self._client.scheduler.address
+        return address
+
+    @property
     def capacity(self) -> int:
         threads: dict[str, int] = self._client.nthreads()
         return max(1, sum(threads.values()))
