@@ -7,7 +7,8 @@ the limit and stops its sequence. Per size: the count, the published term, wheth
 the wall seconds (the child's counting only, its numba load excluded by a warm-up on a small board).
 The target: every term within 10 minutes on 2 cores.
 
-    nice python benchmarks/bench_family_counts.py [--limit 600] [--workers 2]
+    nice python benchmarks/bench_family_counts.py [--limit 600] [--workers 2] [--toroidal N ...]
+                                                  [--superqueens N ...]
 """
 
 from __future__ import annotations
@@ -22,6 +23,9 @@ from nqueens_cp.core.family_oeis import A051223, A051224, A051906
 from nqueens_cp.core.problems import Problem
 
 SIZES = {Problem.TOROIDAL: (5, 7, 11, 13, 17, 19, 23, 25), Problem.SUPERQUEENS: tuple(range(10, 21))}
+
+#: Small sizes for ``run_all.py --quick``.
+QUICK_ARGUMENTS = ["--toroidal", "5", "7", "11", "13", "--superqueens", "10", "11", "12"]
 
 
 def one(problem: Problem, n: int, workers: int) -> dict[str, object]:
@@ -41,6 +45,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--limit", type=float, default=600.0, help="seconds per size (default 600)")
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--toroidal", type=int, nargs="*", default=SIZES[Problem.TOROIDAL])
+    parser.add_argument("--superqueens", type=int, nargs="*", default=SIZES[Problem.SUPERQUEENS])
     parser.add_argument("--one", nargs=2, metavar=("PROBLEM", "N"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one:
@@ -49,7 +55,7 @@ def main() -> None:
     print(f"# family counts, {args.workers} threads, limit {args.limit:.0f} s per size")
     print("| problem | n | count | published | match | unique | published | match | seconds |")
     print("|---|---|---|---|---|---|---|---|---|")
-    for problem, sizes in SIZES.items():
+    for problem, sizes in ((Problem.TOROIDAL, args.toroidal), (Problem.SUPERQUEENS, args.superqueens)):
         for n in sizes:
             command = [sys.executable, __file__, "--one", problem.value, str(n), "--workers", str(args.workers)]
             try:
