@@ -1,0 +1,413 @@
+"""The compiled (numba) counters of the family's placement problems, cut by symmetry and split
+over threads.
+
+This module imports numba and numpy at import time; import it only where a count is wanted. The
+readable version of the search is :mod:`nqueens_cp.searches.family`; here it runs iteratively on
+int64 bit masks (bit ``c`` is column ``c``) from a fixed prefix of rows: row by row
+(``_count_from``, every rule set) or, for toroidal queens without the knight, on the row or column
+with the fewest free squares (``_torus_count_from``, 2 to 3 times faster at n = 19).
+
+Symmetries used, each tested in ``tests/test_family_searches.py``:
+
+* **Toroidal queens, the column shift.** ``(row, col) -> (row, col + 1 mod n)`` maps the torus's
+  rows, columns and wrapping diagonals onto themselves, so it maps solutions to solutions, and its
+  powers map the solutions with the row-0 queen in column 0 bijectively onto those with it in any
+  other column: ``count(n) = n * (solutions with the row-0 queen in column 0)``. (Not with the
+  knight, whose jumps do not wrap.)
+* **Toroidal queens, Polya's theorem** (G. Polya, 1918; see Rivin, Vardi and Zimmermann, "The
+  n-queens problem", Amer. Math. Monthly 101 (1994)): the n x n torus holds n non-attacking queens
+  only when gcd(n, 6) = 1. :func:`count` answers 0 for the other n without searching (with the
+  knight too: those placements are toroidal placements); :func:`search_count` always searches.
+* **Every other rule set, the left/right mirror.** ``col -> n - 1 - col`` maps solutions to
+  solutions (queen lines, wrapping diagonals and knight jumps alike), so the solutions with the
+  row-0 queen in the left half are counted twice and those with it in the middle column (odd n)
+  once.
+* **Solutions up to the 8 symmetries of the square** (:func:`unique_count`, OEIS A051224 for
+  superqueens) by Burnside's lemma: the classes number ``(1/8) * sum over g of Fix(g)``, where
+  ``Fix(g)`` counts the solutions ``g`` maps onto themselves. ``Fix(identity)`` is the count;
+  every other ``Fix(g)`` is counted by ``_fixed_count``, a search that places whole orbits of
+  squares under ``g`` (a rotation by 180 degrees fixes far fewer solutions than there are, so
+  these searches are short). Nothing is enumerated.
+
+The counting is split over the prefixes of the first rows (two for the mirror, three with the
+row-0 queen in column 0 on the torus); each prefix is one call of the compiled counter, which
+releases the GIL (``nogil=True``), so ``workers`` threads count in parallel.
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+from itertools import product
+from math import gcd
+
+import numpy as np
+import numpy.typing as npt
+
+from nqueens_cp.core.problems import Rules
+from nqueens_cp.core.symmetry import INVERSE, MIRROR, REVERSE, SYMMETRIES
+from nqueens_cp.searches.bitboard_kernel import _column_of
+from nqueens_cp.system.compiled import compiled, inline
+
+Int64Array = npt.NDArray[np.int64]
+
+#: The largest board the kernel takes: a mask of n bits shifted by two still fits in an int64,
+#: and every published count up to here fits too.
+MAX_N = 32
+
+# Rows of the search's frames: the diagonal masks, the columns taken, the free squares not yet tried.
+_LEFT, _DOWN, _RIGHT, _AVAIL = 0, 1, 2, 3
+
+
+@compiled
+def _next_diagonals(left: int, right: int, bit: int, n: int, full: int, toroidal: bool) -> tuple[int, int]:
+    """The diagonal masks of the next row once ``bit`` is taken (rotating within n bits on the torus)."""
+    left |= bit
+    right |= bit
+    if toroidal:
+        return ((left << 1) | (left >> (n - 1))) & full, (right >> 1) | ((right & 1) << (n - 1))
+    return (left << 1) & full, right >> 1
+
+
+@compiled
+def _count_from(n: int, toroidal: bool, knight: bool, prefix: Int64Array) -> int:
+    """The placements of n pieces whose first rows hold the columns of ``prefix`` (0 when the
+    prefix itself has two pieces attacking each other), for ``1 <= len(prefix) <= n``.
+
+    ``board[row + 1]`` is the queen of ``row`` as a one-bit mask (``board[0]`` stays 0), for the
+    knight's jumps from the two rows above.
+    """
+    full = (1 << n) - 1
+    last = n - 1
+    board = np.zeros(n + 1, np.int64)
+    frames = np.zeros((4, n), np.int64)
+    left = 0
+    down = 0
+    right = 0
+    start = prefix.shape[0]
+    for row in range(start):
+        bit = 1 << prefix[row]
+        taken = left | down | right
+        if knight:
+            taken |= (board[row] << 2) | (board[row] >> 2)
+            if row >= 1:
+                taken |= (board[row - 1] << 1) | (board[row - 1] >> 1)
+        if bit & taken:
+            return 0
+        board[row + 1] = bit
+        down |= bit
+        left, right = _next_diagonals(left, right, bit, n, full, toroidal)
+    if start == n:
+        return 1
+    free = full & ~(left | down | right)
+    if knight:
+        free &= ~((board[start] << 2) | (board[start] >> 2) | (board[start - 1] << 1) | (board[start - 1] >> 1))
+    frames[_LEFT, start] = left
+    frames[_DOWN, start] = down
+    frames[_RIGHT, start] = right
+    frames[_AVAIL, start] = free
+    total = 0
+    row = start
+    while row >= start:
+        avail = frames[_AVAIL, row]
+        if avail == 0:
+            row -= 1
+            continue
+        bit = avail & -avail
+        frames[_AVAIL, row] = avail ^ bit
+        if row == last:
+            total += 1
+            continue
+        board[row + 1] = bit
+        down = frames[_DOWN, row] | bit
+        left, right = _next_diagonals(frames[_LEFT, row], frames[_RIGHT, row], bit, n, full, toroidal)
+        free = full & ~(left | down | right)
+        if knight:
+            free &= ~((bit << 2) | (bit >> 2) | (board[row] << 1) | (board[row] >> 1))
+        if free == 0:
+            continue
+        row += 1
+        frames[_LEFT, row] = left
+        frames[_DOWN, row] = down
+        frames[_RIGHT, row] = right
+        frames[_AVAIL, row] = free
+    return total
+
+
+@inline
+def _popcount(x: int) -> int:
+    """The set bits of ``x`` (0 <= x < 2**63)."""
+    x = x - ((x >> 1) & 0x5555555555555555)
+    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
+    return ((x * 0x0101010101010101) >> 56) & 0xFF
+
+
+@inline
+def _rotate(x: int, shift: int, n: int, full: int) -> int:
+    """``x`` rotated left by ``shift`` (0 <= shift < n) within n bits."""
+    return ((x << shift) | (x >> (n - shift))) & full
+
+
+@compiled
+def _torus_count_from(n: int, prefix: Int64Array) -> int:
+    """The toroidal placements (no knight) whose first rows hold the columns of ``prefix``
+    (0 when the prefix has two queens attacking each other).
+
+    On the torus every row, column and wrapping diagonal holds exactly one queen, and rows and
+    columns play the same part; so after the prefix the search branches on the row or column with
+    the fewest free squares (a line with none ends the branch), not on the next row. The lines
+    taken are bit sets: rows, columns, up-diagonals ``(row + col) mod n``, and the down-diagonals
+    twice, as ``(col - row) mod n`` (a row's view) and ``(row - col) mod n`` (a column's view);
+    row r's free columns are ``~columns & ~rot(ups, -r) & ~rot(downs_by_col, r)``, column c's free
+    rows likewise. Each level of the stack keeps its line (``kind``: 0 a row, 1 a column), the
+    squares not yet tried and the square it holds.
+    """
+    full = (1 << n) - 1
+    rows = 0
+    cols = 0
+    ups = 0
+    downs_by_col = 0
+    downs_by_row = 0
+    placed = 0
+    for r in range(prefix.shape[0]):
+        c = prefix[r]
+        if (cols >> c) & 1 or (ups >> ((r + c) % n)) & 1 or (downs_by_col >> ((c - r) % n)) & 1:
+            return 0
+        rows |= 1 << r
+        cols |= 1 << c
+        ups |= 1 << ((r + c) % n)
+        downs_by_col |= 1 << ((c - r) % n)
+        downs_by_row |= 1 << ((r - c) % n)
+        placed += 1
+    if placed == n:
+        return 1
+    kind = np.zeros(n + 1, np.int64)
+    line = np.zeros(n + 1, np.int64)
+    avail = np.zeros(n + 1, np.int64)
+    held_row = np.full(n + 1, -1, np.int64)
+    held_col = np.zeros(n + 1, np.int64)
+    total = 0
+    depth = 0
+    select = True
+    while True:
+        if select:  # open a level on the line with the fewest free squares
+            best = n + 1
+            best_kind = 0
+            best_line = 0
+            best_mask = 0
+            free_lines = full & ~rows
+            while free_lines:
+                b = free_lines & -free_lines
+                free_lines ^= b
+                r = _column_of(b)
+                mask = full & ~cols & ~_rotate(ups, (n - r) % n, n, full) & ~_rotate(downs_by_col, r, n, full)
+                size = _popcount(mask)
+                if size < best:
+                    best, best_kind, best_line, best_mask = size, 0, r, mask
+                    if size <= 1:
+                        break
+            if best > 1:
+                free_lines = full & ~cols
+                while free_lines:
+                    b = free_lines & -free_lines
+                    free_lines ^= b
+                    c = _column_of(b)
+                    mask = full & ~rows & ~_rotate(ups, (n - c) % n, n, full) & ~_rotate(downs_by_row, c, n, full)
+                    size = _popcount(mask)
+                    if size < best:
+                        best, best_kind, best_line, best_mask = size, 1, c, mask
+                        if size <= 1:
+                            break
+            if best > 0:
+                kind[depth] = best_kind
+                line[depth] = best_line
+                avail[depth] = best_mask
+                held_row[depth] = -1
+                depth += 1
+            select = False
+        if depth == 0:
+            break
+        top = depth - 1
+        if held_row[top] >= 0:  # take back the square this level held
+            r = held_row[top]
+            c = held_col[top]
+            rows ^= 1 << r
+            cols ^= 1 << c
+            ups ^= 1 << ((r + c) % n)
+            downs_by_col ^= 1 << ((c - r) % n)
+            downs_by_row ^= 1 << ((r - c) % n)
+            placed -= 1
+            held_row[top] = -1
+        a = avail[top]
+        if a == 0:
+            depth -= 1
+            continue
+        b = a & -a
+        avail[top] = a ^ b
+        if kind[top] == 0:
+            r = line[top]
+            c = _column_of(b)
+        else:
+            r = _column_of(b)
+            c = line[top]
+        rows |= 1 << r
+        cols |= 1 << c
+        ups |= 1 << ((r + c) % n)
+        downs_by_col |= 1 << ((c - r) % n)
+        downs_by_row |= 1 << ((r - c) % n)
+        placed += 1
+        held_row[top] = r
+        held_col[top] = c
+        if placed == n:
+            total += 1
+        else:
+            select = True
+    return total
+
+
+@compiled
+def _fixed_count(n: int, toroidal: bool, knight: bool, symmetry: int) -> int:
+    """The placements that the symmetry of index ``symmetry`` (its bits as in
+    :mod:`nqueens_cp.core.symmetry`) maps onto themselves.
+
+    Rows are filled in order; the first empty row takes a queen on each column in turn together
+    with the whole orbit of that square under the symmetry (rows the orbit fills are skipped later),
+    each square checked against every queen placed: row, column, both diagonals, knight jumps.
+    """
+    row_used = np.zeros(n, np.bool_)
+    col_used = np.zeros(n, np.bool_)
+    up_used = np.zeros(2 * n, np.bool_)  # row + col (mod n on the torus)
+    down_used = np.zeros(2 * n, np.bool_)  # row - col + n (mod n on the torus)
+    occupied = np.zeros((n, n), np.bool_)
+    level_row = np.zeros(n + 2, np.int64)  # the row each level fills
+    level_col = np.zeros(n + 2, np.int64)  # the next column it tries
+    level_placed = np.zeros(n + 2, np.int64)  # how many squares its current choice placed
+    placed_row = np.zeros(n, np.int64)
+    placed_col = np.zeros(n, np.int64)
+    placed = 0
+    total = 0
+    depth = 0
+    while depth >= 0:
+        while level_placed[depth] > 0:  # take back this level's previous choice
+            placed -= 1
+            level_placed[depth] -= 1
+            r = placed_row[placed]
+            c = placed_col[placed]
+            up = (r + c) % n if toroidal else r + c
+            dn = (r - c) % n if toroidal else r - c + n
+            row_used[r] = col_used[c] = up_used[up] = down_used[dn] = occupied[r, c] = False
+        row = level_row[depth]
+        if row == n:
+            total += 1
+            depth -= 1
+            continue
+        col = level_col[depth]
+        if col == n:
+            depth -= 1
+            continue
+        level_col[depth] = col + 1
+        r = row
+        c = col
+        ok = True
+        while True:
+            up = (r + c) % n if toroidal else r + c
+            dn = (r - c) % n if toroidal else r - c + n
+            if row_used[r] or col_used[c] or up_used[up] or down_used[dn]:
+                ok = False
+                break
+            if knight:
+                for dr, dc in ((1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1)):
+                    rr = r + dr
+                    cc = c + dc
+                    if 0 <= rr < n and 0 <= cc < n and occupied[rr, cc]:
+                        ok = False
+                if not ok:
+                    break
+            row_used[r] = col_used[c] = up_used[up] = down_used[dn] = occupied[r, c] = True
+            placed_row[placed] = r
+            placed_col[placed] = c
+            placed += 1
+            level_placed[depth] += 1
+            if symmetry & INVERSE:
+                r, c = c, r
+            if symmetry & REVERSE:
+                r = n - 1 - r
+            if symmetry & MIRROR:
+                c = n - 1 - c
+            if r == row and c == col:
+                break
+        if not ok:
+            continue
+        nxt = row + 1
+        while nxt < n and row_used[nxt]:
+            nxt += 1
+        depth += 1
+        level_row[depth] = nxt
+        level_col[depth] = 0
+        level_placed[depth] = 0
+    return total
+
+
+def _tasks(rules: Rules, n: int) -> list[tuple[int, tuple[int, ...]]]:
+    """The prefixes the count is split over, each with the number of solutions every solution under
+    it stands for (see the module docstring)."""
+    if rules.toroidal and not rules.knight:
+        depth = min(3, n)
+        return [(n, (0, *rest)) for rest in product(range(n), repeat=depth - 1)]
+    depth = min(2, n)
+    return [(1 if 2 * first + 1 == n else 2, (first, *rest))
+            for first in range((n + 1) // 2) for rest in product(range(n), repeat=depth - 1)]
+
+
+def search_count(rules: Rules, n: int, workers: int = 2) -> int:
+    """The placements of n pieces under ``rules``, by search alone (no theorem), on ``workers``
+    threads."""
+    _check_size(n)
+    if n == 0:
+        return 1
+    tasks = _tasks(rules, n)
+
+    def one(task: tuple[int, tuple[int, ...]]) -> int:
+        weight, prefix = task
+        columns = np.array(prefix, np.int64)
+        if rules.toroidal and not rules.knight:
+            return weight * int(_torus_count_from(n, columns))
+        return weight * int(_count_from(n, rules.toroidal, rules.knight, columns))
+
+    if workers <= 1:
+        return sum(map(one, tasks))
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        return sum(pool.map(one, tasks))
+
+
+def count(rules: Rules, n: int, workers: int = 2) -> int:
+    """The placements of n pieces under ``rules`` (0 at once on a torus whose side is not coprime
+    to 6, by Polya's theorem), on ``workers`` threads."""
+    if rules.toroidal and n > 1 and gcd(n, 6) != 1:
+        _check_size(n)
+        return 0
+    return search_count(rules, n, workers)
+
+
+def fixed_count(rules: Rules, n: int, symmetry: int) -> int:
+    """The placements under ``rules`` that the square's symmetry of index ``symmetry`` maps onto
+    themselves (with ``symmetry`` 0, the identity, every placement: a slow plain search)."""
+    _check_size(n)
+    if n == 0:
+        return 1
+    return int(_fixed_count(n, rules.toroidal, rules.knight, symmetry))
+
+
+def unique_count(rules: Rules, n: int, workers: int = 2, total: int | None = None) -> int:
+    """The placements under ``rules`` up to the 8 symmetries of the square, by Burnside's lemma:
+    the count (``total`` when the caller has it, else counted on ``workers`` threads) plus the
+    placements each other symmetry fixes, over 8."""
+    fixed = (count(rules, n, workers) if total is None else total) + sum(fixed_count(rules, n, g.index) for g in SYMMETRIES[1:])
+    classes, remainder = divmod(fixed, 8)
+    assert remainder == 0, f"Burnside's sum {fixed} is not a multiple of 8"
+    return classes
+
+
+def _check_size(n: int) -> None:
+    if not 0 <= n <= MAX_N:
+        raise ValueError(f"the compiled family kernel handles 0 <= n <= {MAX_N}, got {n}")
