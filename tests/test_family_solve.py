@@ -127,3 +127,28 @@ def test_solve_problem_prints_the_optimum_and_its_witness() -> None:
 def test_solve_problem_refuses_in_one_line(args: list[str], message: str) -> None:
     done = run_cli("solve", *args)
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and message in done.stderr, done.stderr
+
+
+def test_the_toroidal_construction_places_exactly_where_polya_allows() -> None:
+    from math import gcd
+
+    from nqueens_cp.core.family_oeis import A051906
+    from nqueens_cp.searches.family import toroidal_placement
+
+    for n in range(1, 120):
+        placement = toroidal_placement(n)
+        assert (placement is not None) == (n == 1 or gcd(n, 6) == 1), n
+        if placement is not None:
+            assert witness_problems(Problem.TOROIDAL, n, placement) == []
+        if n in A051906:
+            assert (placement is not None) == (A051906[n] > 0), n
+
+
+@pytest.mark.parametrize(("args", "answer"), [
+    (["13", "--problem", "toroidal", "--count"], "4524"),
+    (["12", "--problem", "superqueens", "--count"], "156"),
+    (["25", "--problem", "toroidal"], " ".join(str(2 * i % 25) for i in range(25))),
+])
+def test_the_placement_problems_by_default(args: list[str], answer: str) -> None:
+    done = run_cli("solve", *args)
+    assert (done.returncode, done.stdout.strip(), done.stderr) == (0, answer, "")

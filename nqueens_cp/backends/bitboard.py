@@ -19,8 +19,9 @@ from typing import TYPE_CHECKING, Iterator
 
 from nqueens_cp.backends.framework.base import Backend, BatchCount, OptionSpec
 from nqueens_cp.backends.framework.limits import ROW_ORDER_FIRST_MAX_N, refuse_row_order_first
-from nqueens_cp.core.errors import BackendUnavailableError, NQueensError
+from nqueens_cp.core.errors import BackendUnavailableError, ModelTooLargeError, NQueensError
 from nqueens_cp.core.instance import Instance, Solution
+from nqueens_cp.core.problems import FamilyAnswer, Problem
 from nqueens_cp.core.symmetry import SYMMETRIES, class_size
 from nqueens_cp.searches import constellations
 from nqueens_cp.searches.bitboard import COMPILED_MAX_N, bitboard_count, bitboard_solutions, row_masks
@@ -55,6 +56,10 @@ class BitboardBackend(Backend):
         ),
         OptionSpec("batch_size", int, 8192, "compiled enumeration: solutions passed to Python per batch", minimum=1),
     )
+    #: The family's placement problems: the torus by its construction (any n), superqueens by the
+    #: bitboard search; both counted by the compiled counters (:mod:`nqueens_cp.searches.family_kernel`).
+    family = frozenset({Problem.TOROIDAL, Problem.SUPERQUEENS})
+    family_counts = frozenset({Problem.TOROIDAL, Problem.SUPERQUEENS})
 
     def _kernel(self, instance: Instance) -> ModuleType | None:
         """The compiled kernel module when it applies to ``instance``, else None (pure Python)."""
@@ -198,6 +203,27 @@ class BitboardBackend(Backend):
         if classes.denominator != 1:
             raise NQueensError(f"batch {index} of {batches} of n={n}: {classes} solution classes is not whole")
         return constellations.ConstellationCount(total, int(classes))
+
+    # -- the N-Queens family -----------------------------------------------------------------
+
+    def _solve_family(self, problem: Problem, n: int) -> FamilyAnswer:
+        from nqueens_cp.searches import family
+
+        placement = (family.toroidal_placement(n) if problem is Problem.TOROIDAL
+                     else family.first(problem.rules, n))
+        return FamilyAnswer(problem, n, placement, None if placement is None else n, True)
+
+    def _count_family(self, problem: Problem, n: int) -> int:
+        if self.options["kernel"] == "python":
+            from nqueens_cp.searches import family
+
+            return family.count(problem.rules, n)
+        from nqueens_cp.searches import family_kernel
+
+        if n > family_kernel.MAX_N:
+            raise ModelTooLargeError(f"bitboard counts placements of {problem.value} up to n = {family_kernel.MAX_N} "
+                                     f"(its 64-bit masks; n = {n})")
+        return family_kernel.count(problem.rules, n)
 
 
 def _needs_numba(error: ImportError) -> BackendUnavailableError:

@@ -22,6 +22,7 @@ work by the problems' symmetries.
 from __future__ import annotations
 
 from itertools import islice
+from math import gcd
 from typing import Iterator
 
 from nqueens_cp.core.instance import Solution
@@ -155,3 +156,13 @@ def solutions(rules: Rules, n: int, limit: int | None = None) -> list[Solution]:
 def first(rules: Rules, n: int) -> Solution | None:
     """The lexicographically first placement, or None when there is none."""
     return next(bitboard_solutions(rules, n), None)
+
+
+def toroidal_placement(n: int) -> Solution | None:
+    """A placement of n toroidal queens without search: row ``i``'s queen in column ``2i mod n``
+    (the knight's-move solution). Its columns ``2i``, up diagonals ``3i`` and down diagonals ``-i``
+    are all distinct mod n exactly when n is coprime to 6, and by Polya's theorem (Ahrens 1921, see
+    OEIS A007705) there is no placement at all otherwise: None then."""
+    if n > 1 and gcd(n, 6) != 1:
+        return None
+    return tuple(2 * i % n for i in range(n)) if n else ()

@@ -37,14 +37,16 @@ def default_backend(question: Answer, instance: Instance) -> str:
 
 
 #: The backend each family problem goes to when none is named (``solve N --problem P``): HiGHS for
-#: the domination and colouring programs, CP-SAT for the armies and the placements (its
-#: enumeration counts them): ``benchmarks/bench_family.py`` measures both on each problem.
+#: the domination and colouring programs, CP-SAT for the armies and a superqueens placement (n = 40:
+#: 17 s, where the row-order search takes over a minute from n = 32), the construction of the
+#: bitboard backend for a toroidal one: ``benchmarks/bench_family.py`` measures the optimisers.
 DEFAULT_FAMILY_BACKENDS: dict[Problem, str] = {
     Problem.DOMINATION: "mip", Problem.INDEPENDENT_DOMINATION: "mip", Problem.COLOURING: "mip",
-    Problem.PEACEABLE: "cpsat", Problem.TOROIDAL: "cpsat", Problem.SUPERQUEENS: "cpsat",
+    Problem.PEACEABLE: "cpsat", Problem.TOROIDAL: "bitboard", Problem.SUPERQUEENS: "cpsat",
 }
-#: The backend that counts each placement problem when none is named (``--problem P --count``).
-DEFAULT_FAMILY_COUNTERS: dict[Problem, str] = {Problem.TOROIDAL: "cpsat", Problem.SUPERQUEENS: "cpsat"}
+#: The backend that counts each placement problem when none is named (``--problem P --count``): the
+#: compiled counters (``benchmarks/bench_family_counts.py``).
+DEFAULT_FAMILY_COUNTERS: dict[Problem, str] = {Problem.TOROIDAL: "bitboard", Problem.SUPERQUEENS: "bitboard"}
 
 
 def default_family_backend(problem: Problem, *, count: bool = False) -> str:
