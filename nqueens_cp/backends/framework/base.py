@@ -16,6 +16,7 @@ from nqueens_cp.backends.framework.limits import (
     check_fits,
     refuse_slow_count,
     refuse_slow_first,
+    refuse_slow_optimum,
 )
 from nqueens_cp.core.errors import (
     BackendOptionError,
@@ -371,6 +372,7 @@ class Backend(ABC):
             raise NQueensError(f"backend {self.name} does not take problem {problem.value}")
         if isinstance(n, bool) or not isinstance(n, int) or n < 1:
             raise BackendOptionError(f"n must be an integer >= 1, got {n!r}")
+        refuse_slow_optimum(problem, n, self.name, self.options)
         self.ensure_available()
         answer = self._solve_family(problem, n)
         if answer.witness is not None:

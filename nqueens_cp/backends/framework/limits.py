@@ -17,6 +17,7 @@ from typing import Mapping
 
 from nqueens_cp.core.errors import ModelTooLargeError
 from nqueens_cp.core.instance import Instance
+from nqueens_cp.core.problems import Problem
 from nqueens_cp.models.cnf import cnf_memory
 from nqueens_cp.models.encodings import Encoding
 from nqueens_cp.models.geometry import MEGABYTE, ModelEstimate, ModelSize
@@ -144,6 +145,27 @@ def refuse_slow_first(instance: Instance, backend: str, options: Mapping[str, ob
     raise ModelTooLargeError(
         f"{backend} finds no first solution of n > {bound:,} within a minute ({rows}); "
         f"use {answering_backends(free, empty=is_empty(instance), but=backend)}{limit}"
+    )
+
+
+#: The largest board whose optimum the default solver of each family problem proves within about a
+#: minute on 2 cores (``benchmarks/bench_family.py --limit 20``, under load 3-5: domination n = 10 by
+#: HiGHS in 17 s, independent domination n = 9 in 20 s, colouring n = 7 in 0.3 s and n = 8 not in
+#: 20 s, peaceable armies n = 7 in 23-31 s). Beyond it a solver without a time limit is refused.
+FAMILY_OPTIMUM_MAX_N: dict[Problem, int] = {
+    Problem.DOMINATION: 10, Problem.INDEPENDENT_DOMINATION: 9, Problem.COLOURING: 7, Problem.PEACEABLE: 7,
+}
+
+
+def refuse_slow_optimum(problem: Problem, n: int, backend: str, options: Mapping[str, object]) -> None:
+    """Raise ``ModelTooLargeError`` for an optimum of ``problem`` beyond :data:`FAMILY_OPTIMUM_MAX_N`
+    asked of a solver with no time limit (it would search for minutes or hours)."""
+    bound = FAMILY_OPTIMUM_MAX_N.get(problem)
+    if bound is None or n <= bound or options.get("time_limit"):
+        return
+    raise ModelTooLargeError(
+        f"{backend} proves no optimum of {problem.value} beyond n = {bound} within a minute (n = {n}); give it "
+        "option time_limit=SECONDS for the best it finds by then, with the bound it proved"
     )
 
 
