@@ -148,6 +148,26 @@ def _rotate(x: int, shift: int, n: int, full: int) -> int:
     return ((x << shift) | (x >> (n - shift))) & full
 
 
+@inline
+def _fewest_line(lines: int, taken: int, ups: int, downs: int, n: int, full: int, best: int) -> tuple[int, int, int]:
+    """Of the free ``lines`` (rows, or columns; ``taken``: the other kind's taken lines), the one with
+    fewer free squares than ``best`` and the fewest: their number, the line, its mask of free squares
+    (``best`` and zeros when none); stops at a line of one square or none."""
+    best_line = 0
+    best_mask = 0
+    while lines:
+        b = lines & -lines
+        lines ^= b
+        x = _column_of(b)
+        mask = full & ~taken & ~_rotate(ups, (n - x) % n, n, full) & ~_rotate(downs, x, n, full)
+        size = _popcount(mask)
+        if size < best:
+            best, best_line, best_mask = size, x, mask
+            if size <= 1:
+                break
+    return best, best_line, best_mask
+
+
 @compiled
 def _torus_count_from(n: int, prefix: Int64Array) -> int:
     """The toroidal placements (no knight) whose first rows hold the columns of ``prefix``
@@ -191,33 +211,12 @@ def _torus_count_from(n: int, prefix: Int64Array) -> int:
     select = True
     while True:
         if select:  # open a level on the line with the fewest free squares
-            best = n + 1
+            best, best_line, best_mask = _fewest_line(full & ~rows, cols, ups, downs_by_col, n, full, n + 1)
             best_kind = 0
-            best_line = 0
-            best_mask = 0
-            free_lines = full & ~rows
-            while free_lines:
-                b = free_lines & -free_lines
-                free_lines ^= b
-                r = _column_of(b)
-                mask = full & ~cols & ~_rotate(ups, (n - r) % n, n, full) & ~_rotate(downs_by_col, r, n, full)
-                size = _popcount(mask)
-                if size < best:
-                    best, best_kind, best_line, best_mask = size, 0, r, mask
-                    if size <= 1:
-                        break
             if best > 1:
-                free_lines = full & ~cols
-                while free_lines:
-                    b = free_lines & -free_lines
-                    free_lines ^= b
-                    c = _column_of(b)
-                    mask = full & ~rows & ~_rotate(ups, (n - c) % n, n, full) & ~_rotate(downs_by_row, c, n, full)
-                    size = _popcount(mask)
-                    if size < best:
-                        best, best_kind, best_line, best_mask = size, 1, c, mask
-                        if size <= 1:
-                            break
+                size, c, mask = _fewest_line(full & ~cols, rows, ups, downs_by_row, n, full, best)
+                if size < best:
+                    best, best_kind, best_line, best_mask = size, 1, c, mask
             if best > 0:
                 kind[depth] = best_kind
                 line[depth] = best_line
