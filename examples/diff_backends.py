@@ -15,7 +15,6 @@ import sys
 from nqueens_cp import (
     Instance,
     NQueensError,
-    create_backend,
     is_valid_solution,
 )
 from nqueens_cp.harness.configs import parse_configurations
@@ -24,9 +23,7 @@ from nqueens_cp.harness.configs import parse_configurations
 def solution_set(instance: Instance, text: str) -> set[tuple[int, ...]]:
     """Every solution by the configuration ``text`` (``sat:encoding=x``)."""
     (configuration,) = parse_configurations([text])
-    backend = create_backend(
-        configuration.backend, **dict(configuration.options)
-    )
+    backend = configuration.create()
     return set(backend.solutions(instance))
 
 
