@@ -15,6 +15,7 @@ from nqueens_cp.core.errors import ModelFileError
 from nqueens_cp.core.instance import Instance
 from nqueens_cp.export.decode import board_from_literals, parse_solver_output
 from nqueens_cp.export.writers import export_model
+from nqueens_cp.models.encodings import ENCODINGS
 
 REPO = Path(__file__).resolve().parents[1]
 SOLUTION_8 = (0, 4, 7, 5, 2, 6, 1, 3)
@@ -184,6 +185,52 @@ def test_decode_an_answer_for_another_board_size_says_the_sizes_disagree() -> No
     assert (larger.returncode, larger.stdout) == (2, "")
     assert larger.stderr == ("nqueens-cp: error: stdin: the model's 81 variables are the squares of the board of "
                              "n = 9, not 8: the sizes disagree\n")
+
+
+def model_of(n: int, encoding: str) -> list[int]:
+    """A SAT solver's complete model of the exported ``encoding`` CNF of the n x n board."""
+    from pysat.solvers import Solver
+
+    from nqueens_cp.models.cnf import build_cnf
+
+    with Solver(name="minisat22", bootstrap_with=build_cnf(Instance(n), encoding).cnf.clauses) as solver:
+        assert solver.solve()
+        model = solver.get_model()
+        assert model is not None
+        return list(model)
+
+
+def test_decode_an_answer_of_the_default_export_for_another_size_says_the_sizes_disagree(tmp_path: Path) -> None:
+    """The default export (seqcounter) of n = 8 has 270 variables, more than the 81 squares of n = 9:
+    its answer decoded as n = 9 was drawn as a 9 x 9 board with rows of several queens."""
+    model = tmp_path / "q8.cnf"
+    assert cli("export", "8", "--format", "dimacs", "-o", str(model)).returncode == 0
+    from pysat.formula import CNF
+    from pysat.solvers import Solver
+
+    with Solver(name="minisat22", bootstrap_with=CNF(from_file=str(model)).clauses) as solver:
+        assert solver.solve()
+        answer = "s SATISFIABLE\nv " + " ".join(map(str, solver.get_model() or [])) + " 0\n"
+    run = cli("decode", "9", "-", stdin=answer)
+    assert (run.returncode, run.stdout) == (2, "")
+    assert run.stderr == ("nqueens-cp: error: stdin: the model's 270 variables are those of the seqcounter CNF of "
+                          "n = 8, not 9: the sizes disagree\n")
+    assert cli("decode", "8", "-", stdin=answer).returncode == 0
+
+
+@pytest.mark.parametrize("encoding", [e.value for e in ENCODINGS if e.introduces_auxiliaries])
+def test_every_encoding_with_auxiliary_variables_tells_the_size_of_its_answers(encoding: str) -> None:
+    from nqueens_cp.export.decode import size_mismatch
+    from nqueens_cp.models.sizes import cnf_size
+
+    for answered, decoded in ((8, 9), (9, 8), (6, 7)):
+        model = model_of(answered, encoding)
+        named = " or ".join(other.value for other in ENCODINGS if other.introduces_auxiliaries
+                            and cnf_size(other, answered).variables == len(model))  # 181: commander, bimander
+        assert size_mismatch(Instance(decoded), model) == (
+            f"the model's {len(model)} variables are those of the {named} CNF of n = {answered}, not {decoded}: "
+            "the sizes disagree"), (encoding, answered, decoded)
+        assert size_mismatch(Instance(answered), model) is None
 
 
 @pytest.mark.parametrize(

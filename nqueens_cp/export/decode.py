@@ -164,4 +164,39 @@ def size_mismatch(instance: Instance, literals: tuple[int, ...] | list[int]) -> 
         other = board_from_literals(Instance(side), literals)
         if other.solution is not None and not solution_problems(Instance(side), other.solution):
             return f"the model's {top} variables are the squares of the board of n = {side}, not {instance.n}: the sizes disagree"
+    return _auxiliary_size_mismatch(instance, literals, top)
+
+
+#: The largest board size whose CNFs with auxiliary variables :func:`size_mismatch` tries (their
+#: size formulas take a few milliseconds a size there, seconds at n = 1,000).
+AUXILIARY_SIZES_MAX_N = 200
+
+
+def _auxiliary_size_mismatch(instance: Instance, literals: tuple[int, ...] | list[int], top: int) -> str | None:
+    """The mismatch of a complete model of ``top`` variables that is no encoding's CNF of
+    ``instance``'s size but one encoding's CNF of another size m, whose board it solves: the
+    default export (seqcounter) adds auxiliary variables after the squares, so an 8 x 8 model's
+    answer has more variables than the 81 squares of n = 9 and reads as a wrong 9 x 9 board."""
+    from nqueens_cp.models.encodings import ENCODINGS
+    from nqueens_cp.models.sizes import cnf_size
+
+    if (uses_reduction(instance) or instance.n > AUXILIARY_SIZES_MAX_N
+            or any(cnf_size(encoding, instance.n).variables == top for encoding in ENCODINGS)):
+        return None
+    sizes: dict[int, list[str]] = {}  # each other size m with a CNF of top variables: its encodings
+    for encoding in ENCODINGS:
+        low, high = 1, min(math.isqrt(top), AUXILIARY_SIZES_MAX_N)  # V(m) >= m², rising in m
+        while low < high:
+            middle = (low + high) // 2
+            if cnf_size(encoding, middle).variables < top:
+                low = middle + 1
+            else:
+                high = middle
+        if low != instance.n and cnf_size(encoding, low).variables == top:
+            sizes.setdefault(low, []).append(encoding.value)
+    for size, encodings in sizes.items():
+        other = board_from_literals(Instance(size), literals)
+        if other.solution is not None and not solution_problems(Instance(size), other.solution):
+            return (f"the model's {top} variables are those of the {' or '.join(encodings)} CNF of n = {size}, "
+                    f"not {instance.n}: the sizes disagree")
     return None
