@@ -270,6 +270,14 @@ def test_every_backend_at_its_largest_board_and_one_above(argv: list[str], statu
     check_vector(argv, tmp_path / "cwd", timeout=BOUND_TIMEOUT, statuses=statuses)
 
 
+def test_a_run_at_the_bounds_that_never_ends_fails(tmp_path: Path) -> None:
+    """The check of the test above fails on a run that neither answers nor stops in time (it once
+    passed one: a run stopped at the timeout had only its stderr checked)."""
+    with pytest.raises(AssertionError, match=r"no answer and no stated stop within 1\.5 s"):
+        check_vector(["solve", "20", "--count", "--backend", "backtrack"], tmp_path / "cwd", timeout=1.5,
+                     statuses=(0, EXIT_STOPPED))
+
+
 def test_cpsat_refuses_a_board_whose_domains_it_cannot_encode(tmp_path: Path) -> None:
     from nqueens_cp.models.cpsat import CPSAT_MAX_N
 
