@@ -251,3 +251,23 @@ def test_a_block_that_installs_packages_is_not_run(tmp_path: Path) -> None:
     (block,) = parse(REPO / "page.md", "```console\n$ touch ran\n$ pip install ./x && true\n```\n")
     (problem,) = run(block, tmp_path)
     assert "installs packages" in problem and not (tmp_path / "ran").exists()
+
+
+def test_no_transcript_is_left_outside_a_console_block() -> None:
+    """A ``$ command`` with its output in a block of another language (``text``, ``sh``) is never
+    run: such a transcript of ``solve 40 --count`` once sat in docs/solving.md as ``text``."""
+    fence = re.compile(r"^\s*(```+|~~~+)\s*(\S*)")
+    outside = []
+    for page in PAGES:
+        lines = page.read_text(encoding="utf-8").splitlines()
+        index = 0
+        while index < len(lines):
+            opened = fence.match(lines[index])
+            if opened:
+                end = next((at for at in range(index + 1, len(lines))
+                            if lines[at].strip().startswith(opened.group(1))), len(lines))
+                if opened.group(2) != "console" and any(line.startswith("$ ") for line in lines[index + 1:end]):
+                    outside.append(f"{page.relative_to(REPO)}:{index + 1}")
+                index = end
+            index += 1
+    assert not outside, f"transcripts in blocks that are not console: {outside}"
