@@ -79,7 +79,7 @@ def test_every_encoding_certifies_the_right_counts(encoding: str) -> None:
         auxiliary = certificate.auxiliary
         assert (auxiliary.clauses > 0) == (checked and encoding != "pairwise") and "trust" not in certificate.summary()
         if auxiliary.clauses:
-            assert (f"every board extends to the {auxiliary.clauses} over {auxiliary.variables} auxiliary "
+            assert (f"every board extends to the {auxiliary.clauses} clauses over {auxiliary.variables} auxiliary "
                     "variables") in certificate.summary()
 
 

@@ -107,7 +107,7 @@ def test_completions_and_pre_placed_queens() -> None:
 def test_auxiliary_encodings_have_their_auxiliary_clauses_checked() -> None:
     certificate, _, _ = certified(Instance(6), encoding="seqcounter")
     assert certificate.solutions == 4 and certificate.auxiliary.clauses == 292
-    assert "every board extends to the 292 over 106 auxiliary variables" in certificate.summary()
+    assert "every board extends to the 292 clauses over 106 auxiliary variables" in certificate.summary()
 
 
 def test_outside_checker_agrees_on_a_good_proof() -> None:

@@ -65,7 +65,7 @@ class Certificate:
         aux = self.auxiliary
         rules = ("every CNF clause implied by the rules" if not aux.clauses else
                  "every CNF clause over squares alone implied by the rules, and every board extends to "
-                 f"the {aux.clauses} over {aux.variables} auxiliary variables")
+                 f"the {aux.clauses} clauses over {aux.variables} auxiliary variables")
         return (f"certified: {answer} (DRUP proof of {self.proof.lemmas} lemmas refutes the CNF"
                 f"{f' and {self.solutions} blocking clauses' if self.solutions else ''}; {rules}; "
                 f"checked in {self.check_seconds:.2f} s)")
