@@ -16,6 +16,7 @@ from nqueens_cp.cli import main
 from nqueens_cp.core.checker import is_valid_solution
 from nqueens_cp.core.instance import Instance, Solution
 
+from .conftest import require_backend
 from .harness_backends import correct
 
 
@@ -234,6 +235,22 @@ def test_an_approximate_count_outside_its_bound_is_not_printed(capsys: pytest.Ca
                    "of the true count: OEIS A000170(4) = 2; no result reported\n")
     assert solve(capsys, "3", "--count", "--backend", "test-approximate")[:2] == (1, "")  # A000170(3) = 0
     assert solve(capsys, "5", "--count", "--backend", "test-approximate", "--fix", "0:0")[:2] == (0, "1\n")
+
+
+def test_approxmc_at_n_4_prints_no_count_outside_its_bound(capsys: pytest.CaptureFixture[str]) -> None:
+    """The issue's own command: ApproxMC 4.4.0 counts 1 for the 2 boards of n = 4, and ``1`` was
+    printed on stdout before the error. Whatever the installed ApproxMC answers, stdout holds a
+    count within its bound or nothing."""
+    from nqueens_cp.backends.framework.base import count_within_tolerance
+
+    require_backend("approxmc")
+    status, out, err = solve(capsys, "4", "--count", "--backend", "approxmc")
+    if status == 0:
+        assert count_within_tolerance(int(out), 2, 0.8) and "OEIS A000170(4) = 2 is within it" in err
+    else:
+        assert (status, out) == (1, "")
+        assert err.startswith("nqueens-cp: error: approxmc returned the approximate count ") and err.count("\n") == 1
+        assert err.endswith("not within a factor 1.8 of the true count: OEIS A000170(4) = 2; no result reported\n")
 
 
 @pytest.mark.parametrize("what", [["--all"], [], ["--count"], ["--all", "--unique"]])
