@@ -198,6 +198,19 @@ def test_a_count_past_the_published_ones_says_so_up_front(capsys: pytest.Capture
     assert err.startswith("nqueens-cp: note: no published count beyond n = 27 (OEIS A000170)")
 
 
+@pytest.mark.parametrize("backend", ["ganak", "approxmc", "bdd", "localsearch"])
+def test_a_count_refused_outright_is_one_line_without_the_note(
+        backend: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """A backend that does not count, or only counts smaller boards, refuses n = 40 in one line: the
+    note on counts past the published ones came first (two lines, and 'about inf solutions' at
+    n = 100,000)."""
+    for n in ("40", "100000"):
+        assert main(["solve", n, "--count", "--backend", backend]) == 2
+        captured = capsys.readouterr()
+        assert captured.out == "" and captured.err.count("\n") == 1, captured.err
+        assert captured.err.startswith("nqueens-cp: error: ") and "note" not in captured.err
+
+
 def test_force_replaces_the_earlier_comparison_whole(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     args = ["compare", "--n", "4", "--backends", "backtrack", "--repeat", "1", "--out", str(tmp_path)]
     assert main([*args, "--format", "latex"]) == 0

@@ -70,11 +70,30 @@ def count_note(instance: Instance, backend: str, unique: bool) -> str | None:
 
 
 def announce_count(args: argparse.Namespace, instance: Instance) -> None:
-    """Say :func:`count_note` on stderr for a whole count (no ``--limit``) that has one."""
+    """Say :func:`count_note` on stderr for a whole count (no ``--limit``) that has one, unless the
+    backend refuses the count outright (it does not count, or only counts smaller boards): its
+    refusal is then the one line."""
     if args.limit is None:
         note = count_note(instance, args.backend, args.unique)
-        if note is not None:
+        if note is not None and not _refuses_to_count(args, instance):
             sys.stderr.write(f"nqueens-cp: note: {note}\n")
+
+
+def _refuses_to_count(args: argparse.Namespace, instance: Instance) -> bool:
+    """Whether backend ``args.backend`` (default options) refuses to count ``instance`` by its kind
+    or its bounds: a backend that does not count, or one that only counts, past its largest board."""
+    from nqueens_cp.backends.framework.largest import largest_accepted_n
+    from nqueens_cp.backends.framework.registry import backend_class
+    from nqueens_cp.core.errors import NQueensError
+
+    try:
+        cls = backend_class(args.backend)
+    except NQueensError:  # an unknown name: refused later, in its own words
+        return False
+    if Answer.COUNT not in cls.answers:
+        return True
+    return cls.counts_only() and instance.n - len(instance.fixed) > largest_accepted_n(
+        args.backend, memory_budget_mb=args.max_model_mb)
 
 
 def long_run(args: argparse.Namespace, instance: Instance, what: Answer) -> ContextManager[object]:
