@@ -140,6 +140,10 @@ class RunRecord:
     value: int | None = None
     proved: bool | None = None
     bound: int | None = None
+    #: Seconds from the start of the solver's search to the witness it returned, by the solver's
+    #: own clock (``FamilyAnswer.found_at``: CP-SAT's at its last improving solution); None when
+    #: the solver does not report it.
+    best_at: float | None = None
 
     @property
     def instance_key(self) -> InstanceKey:
@@ -418,6 +422,7 @@ class ComparisonResults:
                     size.unit if size else "", run.source, _num(run.children_cpu_time),
                     _num(run.children_peak_rss_kb), "" if run.origin is None else self.merged[run.origin].file,
                     _num(run.value), "" if run.proved is None else int(run.proved), _num(run.bound),
+                    _num(run.best_at),
                 ]
             )
         return out.getvalue()
@@ -429,11 +434,12 @@ CSV_COLUMNS = (
     "wall_time_s", "cpu_time_s", "peak_rss_kb", "memory_added_kb", "count", "expected", "fingerprint", "stored",
     "truncated", "invalid", "duplicates", "model_variables", "model_constraints", "model_unit", "source",
     "children_cpu_time_s", "children_peak_rss_kb", "merged_from", "value", "proved", "bound",
+    "best_at_s",
 )
 #: The CSV's columns of numbers that may be empty (missing in a DataFrame), and of text.
 _NUMERIC_COLUMNS = ("wall_time_s", "cpu_time_s", "peak_rss_kb", "memory_added_kb", "count", "expected",
                     "model_variables", "model_constraints", "children_cpu_time_s", "children_peak_rss_kb",
-                    "value", "proved", "bound")
+                    "value", "proved", "bound", "best_at_s")
 _TEXT_COLUMNS = ("task", "config", "backend", "fixed", "status", "reason", "fingerprint", "model_unit", "source",
                  "merged_from")
 

@@ -167,7 +167,8 @@ class Runner:
             family = report.family
             optimum = family is not None and family.problem.direction is not None
             answer: dict[str, Any] = (
-                {"count": None, "value": family.value, "proved": family.proved, "bound": family.bound}
+                {"count": None, "value": family.value, "proved": family.proved, "bound": family.bound,
+                 "best_at": family.found_at}
                 if optimum and family is not None else {"count": report.count})
             return RunResult(
                 record(

@@ -499,7 +499,8 @@ class FamilyTask(Task):
         return round(SOLVER_TIME_SHARE * timeout, 3)
 
     def parameters(self) -> tuple[tuple[str, Any], ...]:
-        return (("problem", self.problem), ("question", self.question))
+        share = (("solver_time_share", SOLVER_TIME_SHARE),) if self.family_question is FamilyQuestion.OPTIMUM else ()
+        return (("problem", self.problem), ("question", self.question), *share)
 
 
 #: Every task by name. Register a new kind of run here.

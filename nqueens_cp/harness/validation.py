@@ -467,7 +467,7 @@ def _check_optima(task: FamilyTask, instance: Instance, results: Sequence[RunRes
         if beaten:
             out.append(Check("contradiction", FAIL, n, config, f"claims {what} of {claim}, but a valid witness "
                              f"achieves {beaten[0][2]}", (claim_rep,),
-                             tuple(f"{other} (repetition {other_rep + 1}): a witness of {value}"
+                             tuple(f"{other} (repetition {other_rep}): a witness of {value}"
                                    for other, other_rep, value in beaten[:EXAMPLES])))
         elif others:
             out.append(Check("contradiction", PASS, n, config, f"{what} of {claim}: no witness of another "
