@@ -248,6 +248,14 @@ def validation_table(results: ComparisonResults) -> Table:
             "beaten by another configuration's witness (contradiction)."
         )
         return Table(("n", label, "compared", *configs), tuple(rows), note)
+    if results.task.name == "family":
+        note = (
+            f"Each cell: the count (existence: 1 a placement found, 0 none), then ok when every check of every "
+            f"repetition passed: each placement valid by the independent checker, the count = {label}, the exact "
+            "counts of the configurations equal (counts), 'none' only when no configuration found a placement "
+            "(existence)."
+        )
+        return Table(("n", label, "compared", *configs), tuple(rows), note)
     note = (
         f"Each cell: the count, then ok when every check of every repetition passed (each solution valid by "
         f"the independent checker, no repeats, count = {label}, same set as the reference). 'compared' is exact "
