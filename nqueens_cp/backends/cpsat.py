@@ -217,16 +217,19 @@ class CpSatBackend(Backend):
         row, the objective minimised or maximised; CP-SAT's portfolio (``search_workers``) solves."""
         from ortools.sat.python import cp_model
 
+        from nqueens_cp.backends.cpsat_callbacks import ImprovementClock
+
         cp, x, model = self._family_model(problem, n)
         solver = self._solver(CpSatStrategy(), enumerate_all=False)
+        clock = ImprovementClock()  # when the last improvement came: the time to the best witness
         with native_call(stop=solver.stop_search):
-            status = solver.solve(cp)
+            status = solver.solve(cp, clock)
         # -- the answer
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             witness = model.decode(lambda v: bool(solver.value(x[v])))
             proved = status == cp_model.OPTIMAL
             bound = None if proved or model.objective is None else round(solver.best_objective_bound)
-            return FamilyAnswer(problem, n, witness, witness_value(problem, witness), proved, bound)
+            return FamilyAnswer(problem, n, witness, witness_value(problem, witness), proved, bound, clock.last)
         if status == cp_model.INFEASIBLE:
             return FamilyAnswer(problem, n, None, None, True)
         self._raise_stopped(solver, status, "before it found a witness")

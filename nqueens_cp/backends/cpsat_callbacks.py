@@ -21,6 +21,18 @@ class SolutionCounter(cp_model.CpSolverSolutionCallback):
         self.found += 1
 
 
+class ImprovementClock(cp_model.CpSolverSolutionCallback):
+    """Notes the solver's wall time at each solution (each improvement, when optimising): the last
+    is when the witness it returns was found."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.last: float | None = None
+
+    def on_solution_callback(self) -> None:
+        self.last = float(self.wall_time)
+
+
 class SolutionRecorder(cp_model.CpSolverSolutionCallback):
     """Hands each board to ``hand_over``; asks the solver to stop once nobody takes them."""
 

@@ -30,6 +30,12 @@ SIGNIFICANT_REPEAT = 4
 DEFAULT_TIMEOUT = 60.0
 DEFAULT_STORE_LIMIT = 100_000
 DEFAULT_OUT = "nqueens-report"
+#: The default board sizes of ``compare --problem`` (a few seconds each for the default backends).
+DEFAULT_FAMILY_NS = "1-7"
+#: Kept here (not imported from the core) so that ``--help`` imports nothing more: a test checks
+#: they are the family's problems and the tasks' solver time share.
+PROBLEM_CHOICES = ("toroidal", "superqueens", "domination", "independent-domination", "colouring", "peaceable")
+SOLVER_SHARE_PERCENT = 80
 #: What each exit status of ``compare`` means (in its help, and so in the CLI reference).
 EXIT_STATUSES = (
     "0: every board size was answered and every check passed; "
@@ -160,7 +166,16 @@ def add_parser(subparsers: Any) -> None:
                         help="replace the earlier comparison in --out whole: its report of any format, results "
                         "and plot (without --force, a --out holding one is refused; empty files, as a shell "
                         "redirect makes, do not count)")
-    parser.add_argument("--task", choices=("all", "first", "complete", "files", "count"), default="all",
+    parser.add_argument("--problem", choices=PROBLEM_CHOICES, default=None, metavar="P",
+                        help="a problem of the N-Queens family instead of the classic one: "
+                        f"{', '.join(PROBLEM_CHOICES)}. Each configuration that declares it runs it; an "
+                        "optimisation problem's runs are checked (witness valid, proved optima agree with "
+                        "each other and with OEIS, none beaten by another's witness), and each solver is given "
+                        f"{SOLVER_SHARE_PERCENT}%% of --timeout as its time limit, so a run that does not prove "
+                        "its optimum hands back the best found; a placement problem (toroidal, superqueens) "
+                        "compares counts (--task count, its default) or first placements (--task first). "
+                        f"Default sizes {DEFAULT_FAMILY_NS}")
+    parser.add_argument("--task", choices=("all", "first", "complete", "files", "count"), default=None,
                         help="what each run asks for: every solution (default), the first one, one "
                         "completion of random partial boards (see --preplaced), one solution of each "
                         "instance file (files, implied by --files), or the count (count: the backends' count, "
@@ -192,10 +207,44 @@ def add_parser(subparsers: Any) -> None:
     parser.set_defaults(run=run)
 
 
+def _family_task(args: argparse.Namespace, make_task: Any) -> Any:
+    """The family task of ``--problem``, or a ``UsageError`` for options that do not fit it."""
+    from nqueens_cp.cli import UsageError
+    from nqueens_cp.core.problems import Problem
+
+    problem = Problem.named(args.problem)
+    given = [flag for flag, value in (("--files", args.files), ("--unique", args.unique or None),
+                                      ("--preplaced", args.preplaced), ("--certify", args.certify or None),
+                                      ("--diagonals", args.diagonals), ("--answers", args.answers))
+             if value is not None]
+    if given or args.instances != 10 or args.seed != 0:
+        flag = given[0] if given else "--instances" if args.instances != 10 else "--seed"
+        raise UsageError(f"{flag} is for the classic problem; --problem takes --n, --backends, --task (first or "
+                         "count, for a placement problem), --timeout, --repeat and the report's options")
+    if problem.counts_placements:
+        question = args.task or "count"
+        if question not in ("first", "count"):
+            raise UsageError(f"--problem {problem.value} places pieces: --task first or count, not {question}")
+    else:
+        if args.task is not None:
+            raise UsageError(f"--problem {problem.value} asks for an optimum: leave out --task")
+        question = "optimum"
+    if args.n is None:
+        args.n = board_sizes(DEFAULT_FAMILY_NS)
+    if 0 in args.n:
+        raise UsageError("--problem takes board sizes >= 1")
+    args.task = question
+    return make_task("family", problem=problem.value, question=question)
+
+
 def _task(args: argparse.Namespace, make_task: Any) -> Any:
     """The task the options ask for, or a ``UsageError`` for options that do not fit it."""
     from nqueens_cp.cli import UsageError
 
+    if args.problem is not None:
+        return _family_task(args, make_task)
+    if args.task is None:
+        args.task = "all"
     if args.files is not None or args.task == "files":
         if args.files is None:
             raise UsageError("--task files needs --files GLOB")
@@ -237,11 +286,14 @@ def run(args: argparse.Namespace) -> int:
     from nqueens_cp.harness.comparison import ComparisonRequest, run_comparison
     from nqueens_cp.harness.configs import (
         default_configuration_texts,
+        default_family_left_out,
+        default_family_texts,
         default_largest_n,
         default_left_out,
         parse_configurations,
         parse_largest_n,
         refuse_unanswered,
+        refuse_undeclared,
         refuse_unfixable,
         split_list,
     )
@@ -251,22 +303,29 @@ def run(args: argparse.Namespace) -> int:
     from nqueens_cp.system.progress import Progress
 
     memory_limit = args.memory_limit if args.memory_limit is not None else default_memory_limit_mb()
-    if args.unique and args.task not in ("all", "count"):
+    if args.unique and args.problem is None and args.task not in (None, "all", "count"):
         from nqueens_cp.cli import UsageError
 
         raise UsageError("--unique applies to --task all and count only")
     task = _task(args, make_task)
     answer = task.answer
     completing = args.task == "complete"
-    texts = (split_list(args.backends) if args.backends is not None
-             else default_configuration_texts(answer, fixed=completing))
-    left_out = {} if args.backends is not None else default_left_out(answer, fixed=completing)
+    if task.asks_family:
+        texts = split_list(args.backends) if args.backends is not None else default_family_texts(task)
+        left_out = {} if args.backends is not None else default_family_left_out(task)
+    else:
+        texts = (split_list(args.backends) if args.backends is not None
+                 else default_configuration_texts(answer, fixed=completing))
+        left_out = {} if args.backends is not None else default_left_out(answer, fixed=completing)
     configurations = parse_configurations(texts)
-    refuse_unanswered(configurations, answer)
+    if task.asks_family:
+        refuse_undeclared(configurations, task)
+    else:
+        refuse_unanswered(configurations, answer)
     if completing:
         refuse_unfixable(configurations)
     largest_n = (parse_largest_n(args.largest_n, configurations) if args.largest_n is not None
-                 else default_largest_n(configurations) if args.backends is None else {})
+                 else default_largest_n(configurations) if args.backends is None and not task.asks_family else {})
     labels = [c.label for c in configurations]
     baseline = labels[0]
     if args.baseline is not None:
@@ -342,7 +401,8 @@ def _repeat_command(args: argparse.Namespace, labels: list[str], baseline: str, 
         "--repeat", str(args.repeat), "--timeout", f"{args.timeout:g}",
         "--memory-limit", f"{memory_limit:g}", "--store-limit", str(args.store_limit),
         "--baseline", baseline, "--format", args.format, "--out", args.out, "--force",
-        *(["--task", args.task] if args.task != "all" else []), *(["--unique"] if args.unique else []),
+        *(["--problem", args.problem] if args.problem else []),
+        *(["--task", args.task] if args.task not in ("all", "optimum") else []), *(["--unique"] if args.unique else []),
         *(["--preplaced", str(args.preplaced), "--instances", str(args.instances), "--seed", str(args.seed)]
           if args.task == "complete" else []),
         *(["--files", args.files, "--diagonals", "all" if args.diagonals is None else str(args.diagonals)]

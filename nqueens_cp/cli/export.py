@@ -12,7 +12,11 @@ from nqueens_cp.core.errors import ModelFileError
 from nqueens_cp.models.encodings import ENCODINGS
 
 #: Kept here (not imported from the writers) so that ``--help`` imports nothing heavy.
-FORMAT_CHOICES = ("dimacs", "cpsat", "minizinc", "opb", "xcsp3", "asp", "smt2", "smt2-int", "lp", "mps")
+FORMAT_CHOICES = ("dimacs", "cpsat", "minizinc", "opb", "xcsp3", "asp", "smt2", "smt2-int", "lp", "mps", "wcnf")
+#: The problems of the family ``--problem`` takes, and the formats each is written in (a test checks
+#: them against :mod:`nqueens_cp.export.family`).
+FAMILY_PROBLEMS = ("toroidal", "superqueens", "domination", "independent-domination", "colouring", "peaceable")
+FAMILY_FORMAT_CHOICES = ("lp", "mps", "opb", "wcnf", "dimacs")
 
 
 def add_parser(subparsers: Any) -> None:
@@ -22,9 +26,14 @@ def add_parser(subparsers: Any) -> None:
         description="Write an instance's model for other tools: dimacs (the sat backend's CNF, any encoding), "
         "cpsat (the cpsat backend's model as protobuf text), minizinc (three alldifferent), "
         "opb (pseudo-Boolean), xcsp3 (the row model as XCSP3 XML, read by ACE and Choco), asp (the asp backend's logic program, for clingo), smt2 and smt2-int (the smt backend's Boolean and integer models, for z3), lp and mps (the mip backend's 0-1 program, for HiGHS or any MIP solver). In dimacs and opb, square (r, c) is variable r*N + c + 1. "
-        "See models/README.md.",
+        "With --problem P, the family's 0-1 model of P (docs/family.md): lp, mps, opb, wcnf (weighted "
+        "MaxSAT, an optimisation problem) or dimacs (a placement problem); nqueens-cp decode N --problem P "
+        "reads a solver's answer back. See models/README.md.",
     )
     add_board_arguments(parser)
+    parser.add_argument("--problem", choices=FAMILY_PROBLEMS, metavar="P",
+                        help=f"a problem of the N-Queens family ({', '.join(FAMILY_PROBLEMS)}): its 0-1 model, "
+                        f"as {', '.join(FAMILY_FORMAT_CHOICES)} (wcnf for an optimum, dimacs for a placement)")
     parser.add_argument("--format", choices=FORMAT_CHOICES, help="output format (required unless --completion)")
     parser.add_argument("--completion", action="store_true",
                         help="instead of a model, write the n-Queens Completion translation of an Excluded "
@@ -56,10 +65,37 @@ def _completion_text(args: argparse.Namespace) -> str:
             f"letting n = {big.n}\nletting init = [{pairs}]\n")
 
 
+def _family_text(args: argparse.Namespace) -> str:
+    """The family model ``--problem`` names, in ``--format``."""
+    from nqueens_cp.core.problems import Problem
+    from nqueens_cp.export.family import export_family_model
+
+    problem = Problem.named(args.problem)
+    others = [flag for flag, given in (("--completion", args.completion), ("--encoding", args.encoding),
+                                       ("--fix", args.fix), ("--block", args.block), ("--instance", args.instance))
+              if given]
+    if others:
+        raise UsageError(f"{others[0]} is for the classic problem; --problem {problem.value} takes N and --format")
+    if args.n is None or args.n < 1:
+        raise UsageError(f"--problem {problem.value} needs a board size N >= 1")
+    if args.format not in FAMILY_FORMAT_CHOICES:
+        raise UsageError(f"--problem {problem.value} is written as {', '.join(FAMILY_FORMAT_CHOICES)}"
+                         + ("" if args.format is None else f", not {args.format}"))
+    wanted = "dimacs" if problem.counts_placements else "wcnf"
+    if args.format in ("dimacs", "wcnf") and args.format != wanted:
+        kind = "a placement problem (no objective)" if problem.counts_placements else "an optimisation problem"
+        raise UsageError(f"--problem {problem.value} is {kind}: --format {wanted}, not {args.format}")
+    return export_family_model(problem, args.n, args.format)
+
+
 def run(args: argparse.Namespace) -> int:
     from nqueens_cp.export.writers import export_model, write_text_atomic
 
-    if args.completion:
+    if args.problem is not None:
+        text = _family_text(args)
+    elif args.format == "wcnf":
+        raise UsageError("--format wcnf writes a family problem's optimum as MaxSAT: give --problem P")
+    elif args.completion:
         text = _completion_text(args)
     else:
         if args.format is None:

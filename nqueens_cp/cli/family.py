@@ -96,7 +96,7 @@ def _report(args: argparse.Namespace, problem: Problem, n: int, answer: FamilyAn
         print(json.dumps({"problem": problem.value, "n": n, "value": answer.value, "proved": answer.proved,
                           "bound": answer.bound, "witness": _plain(problem, answer)}))
     else:
-        print(_text(problem, n, answer, show=args.show))
+        print(witness_text(problem, n, answer, show=args.show))
     if not problem.counts_placements:
         status = "proved optimal" if answer.proved else f"the best found, not proved optimal (bound {answer.bound})"
         known = f"; {problem.sequences[0]}: {published}" if published is not None else ""
@@ -118,7 +118,8 @@ def _plain(problem: Problem, answer: FamilyAnswer) -> Any:
     return witness
 
 
-def _text(problem: Problem, n: int, answer: FamilyAnswer, *, show: bool) -> str:
+def witness_text(problem: Problem, n: int, answer: FamilyAnswer, *, show: bool) -> str:
+    """What ``solve --problem`` prints of ``answer``: its value and witness, the board with ``show``."""
     witness = answer.witness
     goal = problem.goal
     if goal is Goal.PLACE:

@@ -158,7 +158,9 @@ class FamilyAnswer:
     none), what the witness achieves (``value``: queens, colours, the size of each army, or n for a
     placement) and whether the search ``proved`` it optimal (for a placement problem: proved that
     there is none when ``witness`` is None). ``bound``: the best bound the solver proved on the
-    optimum when it stopped before proving it (None: unknown or not asked)."""
+    optimum when it stopped before proving it (None: unknown or not asked). ``found_at``: seconds
+    from the start of the solver's search (its own clock, the model's building not included) to
+    the witness returned, when the solver reports it (None: it does not)."""
 
     problem: Problem
     n: int
@@ -166,6 +168,7 @@ class FamilyAnswer:
     value: int | None
     proved: bool
     bound: int | None = None
+    found_at: float | None = None
 
 
 def attacks(rules: Rules, n: int, a: Square, b: Square) -> bool:

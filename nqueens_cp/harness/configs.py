@@ -13,6 +13,7 @@ from nqueens_cp.backends.framework.base import Answer
 from nqueens_cp.backends.framework.configuration import Configuration
 from nqueens_cp.backends.framework.registry import backend_class, backend_names
 from nqueens_cp.core.errors import BackendOptionError, NQueensError
+from nqueens_cp.harness.tasks import FamilyQuestion, FamilyTask
 
 __all__ = ["DEFAULT_LARGEST_N", "DEFAULT_VARIANTS", "Configuration", "default_configuration_texts", "parse_configurations", "split_list"]
 
@@ -129,4 +130,40 @@ def default_left_out(answer: Answer = Answer.ALL, *, fixed: bool = False) -> dic
             left_out[name] = f"it answers {', '.join(sorted(cls.answers))} only"
         elif fixed and not cls.supports_fixed:
             left_out[name] = "it does not take pre-placed queens"
+    return left_out
+
+
+def refuse_undeclared(configurations: Iterable[Configuration], task: FamilyTask) -> None:
+    """Refuse, in one line, a configuration whose backend does not declare the family task's
+    problem (``family``, or ``family_counts`` for a count), naming those that do."""
+    for configuration in configurations:
+        if not task.declared_by(configuration.backend_class()):
+            takers = [name for name in backend_names() if task.declared_by(backend_class(name))]
+            what = "count placements of" if task.family_question is FamilyQuestion.COUNT else "take"
+            raise BackendOptionError(f"{configuration.label}: backend {configuration.backend} does not {what} "
+                                     f"problem {task.problem} (those that do: {', '.join(takers) or 'none'})")
+
+
+def default_family_texts(task: FamilyTask) -> list[str]:
+    """The default comparison of a family task: every registered backend usable here that declares
+    its problem (:meth:`~nqueens_cp.harness.tasks.FamilyTask.declared_by`), with its default options."""
+    left_out = default_family_left_out(task)
+    return [name for name in backend_names() if name not in left_out and task.declared_by(backend_class(name))]
+
+
+def default_family_left_out(task: FamilyTask) -> dict[str, str]:
+    """The backends that declare the family task's problem but cannot run here, each with why
+    (the backends that do not declare it never take part, and are not listed)."""
+    left_out: dict[str, str] = {}
+    for name in backend_names():
+        try:
+            cls = backend_class(name)
+            if not task.declared_by(cls):
+                continue
+            reason = cls.unavailable_reason()
+        except NQueensError as error:
+            left_out[name] = str(error)
+            continue
+        if reason is not None:
+            left_out[name] = reason
     return left_out

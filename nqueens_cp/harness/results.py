@@ -134,6 +134,16 @@ class RunRecord:
     #: Which merged file the run comes from (an index into ``ComparisonResults.merged``); None: this
     #: comparison's own run.
     origin: int | None = None
+    #: A family optimisation run's answer: the value its witness achieves (the witness checked),
+    #: whether the optimum was ``proved``, and the ``bound`` the solver proved when it stopped
+    #: first (a run that timed out with the best it found has all three); None otherwise.
+    value: int | None = None
+    proved: bool | None = None
+    bound: int | None = None
+    #: Seconds from the start of the solver's search to the witness it returned, by the solver's
+    #: own clock (``FamilyAnswer.found_at``: CP-SAT's at its last improving solution); None when
+    #: the solver does not report it.
+    best_at: float | None = None
 
     @property
     def instance_key(self) -> InstanceKey:
@@ -411,6 +421,8 @@ class ComparisonResults:
                     run.duplicates, size.variables if size else "", size.constraints if size else "",
                     size.unit if size else "", run.source, _num(run.children_cpu_time),
                     _num(run.children_peak_rss_kb), "" if run.origin is None else self.merged[run.origin].file,
+                    _num(run.value), "" if run.proved is None else int(run.proved), _num(run.bound),
+                    _num(run.best_at),
                 ]
             )
         return out.getvalue()
@@ -421,11 +433,13 @@ CSV_COLUMNS = (
     "schema_version", "task", "config", "backend", "n", "fixed", "repetition", "status", "reason",
     "wall_time_s", "cpu_time_s", "peak_rss_kb", "memory_added_kb", "count", "expected", "fingerprint", "stored",
     "truncated", "invalid", "duplicates", "model_variables", "model_constraints", "model_unit", "source",
-    "children_cpu_time_s", "children_peak_rss_kb", "merged_from",
+    "children_cpu_time_s", "children_peak_rss_kb", "merged_from", "value", "proved", "bound",
+    "best_at_s",
 )
 #: The CSV's columns of numbers that may be empty (missing in a DataFrame), and of text.
 _NUMERIC_COLUMNS = ("wall_time_s", "cpu_time_s", "peak_rss_kb", "memory_added_kb", "count", "expected",
-                    "model_variables", "model_constraints", "children_cpu_time_s", "children_peak_rss_kb")
+                    "model_variables", "model_constraints", "children_cpu_time_s", "children_peak_rss_kb",
+                    "value", "proved", "bound", "best_at_s")
 _TEXT_COLUMNS = ("task", "config", "backend", "fixed", "status", "reason", "fingerprint", "model_unit", "source",
                  "merged_from")
 

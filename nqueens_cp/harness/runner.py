@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from nqueens_cp.core.instance import Instance, Solution
+from nqueens_cp.core.problems import FamilyAnswer
 from nqueens_cp.harness.configs import Configuration
 from nqueens_cp.harness.results import GAVE_UP, RunRecord, RunStatus
 from nqueens_cp.harness.tasks import Task
@@ -81,6 +82,8 @@ class RunResult:
     duplicate_examples: tuple[Solution, ...] = ()
     #: Repeats found past the stored prefix (by hash: not in ``duplicate_examples``).
     duplicates_beyond: int = 0
+    #: A family run's answer with its witness (:class:`~.tasks.FamilyTask`; None otherwise).
+    family: FamilyAnswer | None = None
 
 
 @dataclass(frozen=True)
@@ -135,7 +138,8 @@ class Runner:
                 **fields,
             )
 
-        job = WorkerJob(config.backend_class(), config.options, self.task, instance, self.store_limit)
+        job = WorkerJob(config.backend_class(), config.options, self.task, instance, self.store_limit,
+                        self.task.solver_time_limit(self.timeout))
         receiver, sender = self._context.Pipe(duplex=False)
         limit = None if self.memory_limit_mb is None else int(self.memory_limit_mb * 2**20)
         process = self._context.Process(
@@ -160,17 +164,23 @@ class Runner:
             report = outcome.report
             if report is None:
                 return RunResult(record(outcome.status, outcome.reason), instance)
+            family = report.family
+            optimum = family is not None and family.problem.direction is not None
+            answer: dict[str, Any] = (
+                {"count": None, "value": family.value, "proved": family.proved, "bound": family.bound,
+                 "best_at": family.found_at}
+                if optimum and family is not None else {"count": report.count})
             return RunResult(
                 record(
-                    RunStatus.ANSWERED, wall_time=report.wall_time, cpu_time=report.cpu_time,
+                    outcome.status, outcome.reason, wall_time=report.wall_time, cpu_time=report.cpu_time,
                     peak_rss_kb=report.peak_rss_kb, baseline_rss_kb=report.baseline_rss_kb,
-                    count=report.count, fingerprint=report.fingerprint, stored=len(report.solutions),
+                    fingerprint=report.fingerprint, stored=len(report.solutions),
                     truncated=report.truncated, invalid=report.invalid, duplicates=report.duplicates,
                     model_size=report.model_size, children_cpu_time=report.children_cpu_time,
-                    children_peak_rss_kb=report.children_peak_rss_kb,
+                    children_peak_rss_kb=report.children_peak_rss_kb, **answer,
                 ),
                 instance, report.solutions, report.invalid_examples, report.duplicate_examples,
-                report.duplicates_beyond,
+                report.duplicates_beyond, family,
             )
         finally:
             receiver.close()

@@ -18,7 +18,9 @@ from nqueens_cp.backends.framework.base import Answer, Backend, ModelSize
 from nqueens_cp.core.checker import solution_problems
 from nqueens_cp.core.errors import NQueensError
 from nqueens_cp.core.instance import Instance, Solution
+from nqueens_cp.core.names import Name
 from nqueens_cp.core.oeis import known_count
+from nqueens_cp.core.problems import FamilyAnswer, Problem
 from nqueens_cp.core.symmetry import is_canonical
 
 
@@ -76,6 +78,9 @@ class Task(ABC):
 
     #: Whether a run asks the backend for a count (``count``) instead of boards (``solutions``).
     asks_count: ClassVar[bool] = False
+    #: Whether a run asks a problem of the N-Queens family (:class:`FamilyTask`: ``solve_family`` or
+    #: ``count_family``) instead of the classic problem.
+    asks_family: ClassVar[bool] = False
 
     @property
     def per_symmetry_class(self) -> bool:
@@ -104,6 +109,11 @@ class Task(ABC):
 
     def expected_satisfiable(self, instance: Instance) -> bool | None:
         """Whether an outside oracle says ``instance`` has a solution; None when none is known."""
+        return None
+
+    def solver_time_limit(self, timeout: float) -> float | None:
+        """The time limit a run's backend is given (its option ``time_limit``, when it has one and
+        the configuration sets none) under the harness's ``timeout``; None: none given."""
         return None
 
     def info(self) -> TaskInfo:
@@ -383,9 +393,119 @@ def load_instance_files(
     return InstanceFiles(pattern=pattern, diagonals=diagonals, answers=answers, entries=tuple(entries))
 
 
+class FamilyQuestion(Name):
+    """What a run of the family task asks (the values are ``compare --task`` words)."""
+
+    #: The optimum of an optimisation problem, its witness, and whether it was proved.
+    OPTIMUM = "optimum"
+    #: A first placement of a placement problem (toroidal, superqueens), or that there is none.
+    FIRST = "first"
+    #: The number of placements of a placement problem.
+    COUNT = "count"
+
+
+#: Of the harness's ``timeout``, the share a family optimisation run's solver is given as its own
+#: time limit: it then stops in time to hand back the best witness it found and the bound it
+#: proved (a worker killed at the timeout hands back nothing).
+SOLVER_TIME_SHARE = 0.8
+
+
+@dataclass(frozen=True)
+class FamilyTask(Task):
+    """A problem of the N-Queens family (:mod:`nqueens_cp.core.problems`) on the n x n board.
+
+    ``question`` is :attr:`FamilyQuestion.OPTIMUM` for the optimisation problems (domination,
+    independent domination, colouring, peaceable armies): each run answers a value, its witness
+    and whether the optimum was proved; a run that did not prove it within its solver time limit
+    (:meth:`solver_time_limit`) is recorded as timed out, with the best value found and the bound
+    proved. For the placement problems (toroidal, superqueens) it is ``first`` (a placement,
+    checked, or that there is none) or ``count`` (the placements, checked against OEIS). The
+    expected value is the problem's published term (``problem.sequences[0]``), when shipped.
+    """
+
+    name: ClassVar[str] = "family"
+    exhaustive: ClassVar[bool] = False
+    answer: ClassVar[Answer] = Answer.FIRST
+    asks_family: ClassVar[bool] = True
+    problem: str = Problem.DOMINATION.value
+    question: str = FamilyQuestion.OPTIMUM.value
+
+    def __post_init__(self) -> None:
+        problem = Problem.named(self.problem)
+        question = FamilyQuestion(self.question) if self.question in {q.value for q in FamilyQuestion} else None
+        if question is None:
+            raise NQueensError(f"unknown question {self.question!r} (choose from "
+                               f"{', '.join(q.value for q in FamilyQuestion)})")
+        if problem is Problem.QUEENS:
+            raise NQueensError("the classic problem is compared by the other tasks (leave out --problem)")
+        if problem.counts_placements == (question is FamilyQuestion.OPTIMUM):
+            asked = "first or count" if problem.counts_placements else "optimum"
+            raise NQueensError(f"problem {problem.value} asks for {asked}, not {question.value}")
+
+    @property
+    def family_problem(self) -> Problem:
+        """The problem asked."""
+        return Problem.named(self.problem)
+
+    @property
+    def family_question(self) -> FamilyQuestion:
+        """What is asked of it."""
+        return FamilyQuestion(self.question)
+
+    @property
+    def title(self) -> str:
+        what = {FamilyQuestion.OPTIMUM: "the optimum", FamilyQuestion.FIRST: "a first placement",
+                FamilyQuestion.COUNT: "the number of placements"}[self.family_question]
+        return f"{self.problem}: {what}"
+
+    @property
+    def expected_label(self) -> str:
+        sequence = self.family_problem.sequences[0]
+        return f"min(1, {sequence})" if self.family_question is FamilyQuestion.FIRST else sequence
+
+    def instances(self, n: int) -> tuple[Instance, ...]:
+        return (Instance(n),)
+
+    def solutions(self, backend: Backend, instance: Instance) -> Iterator[Solution]:
+        raise NQueensError(f"task {self.name} asks solve_family or count_family, not boards")
+
+    def expected_count(self, instance: Instance) -> int | None:
+        from nqueens_cp.core.family_oeis import SEQUENCES
+
+        published = SEQUENCES[self.family_problem.sequences[0]].get(instance.n)
+        if published is None or self.family_question is not FamilyQuestion.FIRST:
+            return published
+        return min(1, published)
+
+    def declared_by(self, backend: type[Backend]) -> bool:
+        """Whether ``backend`` answers this task's question (its ``family`` or ``family_counts``)."""
+        if self.family_question is FamilyQuestion.COUNT:
+            return self.family_problem in backend.family_counts
+        return self.family_problem in backend.family
+
+    def ask(self, backend: Backend, n: int) -> FamilyAnswer | int:
+        """A run's question put to ``backend`` (in the worker, timed): the answer (its witness
+        checked by the independent checker in ``solve_family``) or the count."""
+        if self.family_question is FamilyQuestion.COUNT:
+            return backend.count_family(self.family_problem, n)
+        return backend.solve_family(self.family_problem, n)
+
+    def model_size(self, backend: Backend, instance: Instance) -> ModelSize | None:
+        return None  # each paradigm translates the family model its own way: the sizes are in docs/family.md
+
+    def solver_time_limit(self, timeout: float) -> float | None:
+        if self.family_question is not FamilyQuestion.OPTIMUM:
+            return None
+        return round(SOLVER_TIME_SHARE * timeout, 3)
+
+    def parameters(self) -> tuple[tuple[str, Any], ...]:
+        share = (("solver_time_share", SOLVER_TIME_SHARE),) if self.family_question is FamilyQuestion.OPTIMUM else ()
+        return (("problem", self.problem), ("question", self.question), *share)
+
+
 #: Every task by name. Register a new kind of run here.
 TASKS: Mapping[str, type[Task]] = {
-    cls.name: cls for cls in (AllSolutions, FirstSolution, Completion, InstanceFiles, CountSolutions)
+    cls.name: cls for cls in (AllSolutions, FirstSolution, Completion, InstanceFiles, CountSolutions, FamilyTask)
 }
 
 

@@ -33,7 +33,7 @@ import time
 from array import array
 from dataclasses import dataclass
 from itertools import islice
-from typing import Any
+from typing import Any, cast
 
 from nqueens_cp.backends.framework.base import Backend, ModelSize
 from nqueens_cp.core.errors import (
@@ -44,8 +44,9 @@ from nqueens_cp.core.errors import (
 )
 from nqueens_cp.core.fingerprint import FingerprintAccumulator
 from nqueens_cp.core.instance import Instance, Solution
+from nqueens_cp.core.problems import FamilyAnswer
 from nqueens_cp.harness.results import RunStatus
-from nqueens_cp.harness.tasks import Task
+from nqueens_cp.harness.tasks import FamilyQuestion, FamilyTask, Task
 from nqueens_cp.system.processes import children_usage, die_with_parent, limit_address_space, peak_resident_kb
 
 #: Solutions pulled from a backend between two pauses of the clock.
@@ -74,6 +75,9 @@ class WorkerJob:
     task: Task
     instance: Instance
     store_limit: int
+    #: The ``time_limit`` option given to a backend that has one and is not given one by the
+    #: configuration (:meth:`~.tasks.Task.solver_time_limit`); None: none given.
+    solver_time_limit: float | None = None
 
 
 @dataclass(frozen=True)
@@ -99,6 +103,8 @@ class WorkerReport:
     children_cpu_time: float = 0.0
     #: Peak resident KiB of the largest child process (None: no child ran, or unknown).
     children_peak_rss_kb: int | None = None
+    #: A family run's answer (:class:`~.tasks.FamilyTask`), its witness included; None otherwise.
+    family: FamilyAnswer | None = None
 
 
 @dataclass(frozen=True)
@@ -107,7 +113,8 @@ class WorkerOutcome:
 
     status: RunStatus
     reason: str = ""
-    #: The worker's measurements, present exactly when ``status`` is ``ANSWERED``.
+    #: The worker's measurements: present when ``status`` is ``ANSWERED``, and for a family
+    #: optimisation run that stopped at its time limit (``TIMED_OUT``) with the best it found.
     report: WorkerReport | None = None
 
 
@@ -124,7 +131,13 @@ def repeated_hashes(hashes: array[int]) -> int:
 def execute(job: WorkerJob) -> WorkerReport:
     """Run ``job`` in this process and report (exceptions from the backend propagate)."""
     baseline = peak_resident_kb()
-    backend = job.backend_class(memory_budget_mb=None, **dict(job.options))  # the default budget
+    options: dict[str, object] = dict(job.options)
+    if job.solver_time_limit is not None and "time_limit" not in options and any(
+            spec.name == "time_limit" for spec in job.backend_class.option_specs):
+        options["time_limit"] = job.solver_time_limit
+    backend = job.backend_class(memory_budget_mb=None, **options)  # the default budget
+    if job.task.asks_family:
+        return _execute_family(job, backend, baseline)
     if job.task.asks_count:
         return _execute_count(job, backend, baseline)
     for _ in job.task.solutions(backend, WARM_UP):  # imports, lazy set-up, JIT loading: untimed
@@ -213,7 +226,14 @@ def worker_main(
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})  # blocked while forking
     try:
-        outcome = WorkerOutcome(RunStatus.ANSWERED, report=execute(job))
+        report = execute(job)
+        family = report.family
+        if family is not None and family.problem.direction is not None and not family.proved:
+            stopped = f"stopped at its time limit of {job.solver_time_limit:g} s" if job.solver_time_limit else "stopped"
+            outcome = WorkerOutcome(RunStatus.TIMED_OUT, f"{stopped} before it proved the optimum: best found "
+                                    f"{family.value}, bound {family.bound}", report)
+        else:
+            outcome = WorkerOutcome(RunStatus.ANSWERED, report=report)
     except ModelTooLargeError as error:
         outcome = WorkerOutcome(RunStatus.REFUSED, f"refused: {error}")
     except (SearchStoppedError, SearchBoundError) as error:  # its own time limit: a timeout like the harness's
@@ -245,4 +265,29 @@ def _execute_count(job: WorkerJob, backend: Backend, baseline: int | None) -> Wo
         fingerprint=f"count {count}", solutions=(), truncated=False, invalid=0, invalid_examples=(), duplicates=0,
         duplicate_examples=(), model_size=model_size, children_cpu_time=children_cpu - children_start,
         children_peak_rss_kb=children_peak or None,
+    )
+
+
+def _execute_family(job: WorkerJob, backend: Backend, baseline: int | None) -> WorkerReport:
+    """A family run: the task's question (``solve_family`` or ``count_family``), timed, after the
+    same question on the 4 x 4 board, untimed. The witness is checked by the independent checker
+    inside ``solve_family`` (an invalid one raises: a failed run) and again by the validation."""
+    task = cast(FamilyTask, job.task)
+    task.ask(backend, WARM_UP.n)  # imports, lazy set-up, JIT loading: untimed
+    children_start = children_usage()[0]
+    wall_start, cpu_start = time.perf_counter(), cpu_seconds()
+    answer = task.ask(backend, job.instance.n)
+    wall, cpu = time.perf_counter() - wall_start, cpu_seconds() - cpu_start
+    children_cpu, children_peak = children_usage()
+    if isinstance(answer, int):
+        count, family, fingerprint = answer, None, f"count {answer}"
+    else:
+        found = answer.witness is not None
+        count = int(found) if task.family_question is FamilyQuestion.FIRST else 0
+        family, fingerprint = answer, f"value {answer.value}" if found else "no witness"
+    return WorkerReport(
+        wall_time=wall, cpu_time=cpu, peak_rss_kb=peak_resident_kb(), baseline_rss_kb=baseline, count=count,
+        fingerprint=fingerprint, solutions=(), truncated=False, invalid=0, invalid_examples=(), duplicates=0,
+        duplicate_examples=(), model_size=None, children_cpu_time=children_cpu - children_start,
+        children_peak_rss_kb=children_peak or None, family=family,
     )

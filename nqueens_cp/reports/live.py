@@ -14,7 +14,10 @@ def size_line(results: ComparisonResults, n: int) -> str:
     runs = [r for r in results.runs if r.n == n]
     expected = next((r.expected for r in runs if r.expected is not None), None)
     counts = sorted({r.count for r in runs if r.status == RunStatus.ANSWERED and r.count is not None})
-    found = "no answer" if not counts else (
+    proved = sorted({r.value for r in runs if r.status == RunStatus.ANSWERED and r.value is not None})
+    best = sorted({r.value for r in runs if r.status == RunStatus.TIMED_OUT and r.value is not None})
+    found = (f"optimum {'/'.join(map(str, proved))} proved" if proved else
+             f"best found {'/'.join(map(str, best))}, not proved" if best else "no answer") if not counts else (
         f"{counts[0]} solution{'s' if counts[0] != 1 else ''}" if len(counts) == 1
         else "counts " + "/".join(map(str, counts)))
     published = f" ({results.task.expected_label} {expected})" if expected is not None else ""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import statistics
 from typing import Callable, Iterable, Sequence
 
 from nqueens_cp.harness.results import FAIL, NOT_RUN, PASS, Check, ComparisonResults, RunStatus
@@ -129,6 +130,64 @@ def speedup_table(results: ComparisonResults) -> Table | None:
     return Table(("n", *configs), rows, note)
 
 
+def asks_optimum(results: ComparisonResults) -> bool:
+    """Whether the comparison's runs answered an optimum of the family (``compare --problem``)."""
+    return results.task.name == "family" and dict(results.task.parameters).get("question") == "optimum"
+
+
+def _values(values: Iterable[int | None]) -> str:
+    shown = sorted({value for value in values if value is not None})
+    return "/".join(map(str, shown)) or DASH
+
+
+def optima_table(results: ComparisonResults) -> Table:
+    """Per n and configuration: the optimum proved (or the best found, with the bound proved, by
+    runs that stopped first), the time to the witness and the time to the proof."""
+    configs = labels(results)
+    rows = []
+    for n in sizes(results):
+        runs = [r for r in results.runs if r.n == n]
+        expected = next((r.expected for r in runs if r.expected is not None), None)
+        row = [str(n), DASH if expected is None else str(expected)]
+        for config in configs:
+            mine = [r for r in runs if r.config == config]
+            proved = [r for r in mine if r.status == RunStatus.ANSWERED and r.proved]
+            stopped = [r for r in mine if r.status == RunStatus.TIMED_OUT and r.value is not None]
+            parts = []
+            if proved:
+                share = "" if len(proved) == len(mine) else f" ({len(proved)}/{len(mine)})"
+                walls = [r.wall_time for r in proved if r.wall_time is not None]
+                found = [r.best_at for r in proved if r.best_at is not None]
+                at = f"optimum at {format_time(statistics.median(found))}, " if len(found) == len(proved) else ""
+                parts.append(f"{_values(r.value for r in proved)} proved{share}; {at}"
+                             f"proof {format_time(statistics.median(walls)) if walls else DASH}")
+            if stopped:
+                found = [r.best_at for r in stopped if r.best_at is not None]
+                at = f" at {format_time(statistics.median(found))}" if len(found) == len(stopped) else ""
+                parts.append(f"best {_values(r.value for r in stopped)}{at}, bound {_values(r.bound for r in stopped)}"
+                             f", not proved ({len(stopped)}/{len(mine)})")
+            if not parts:
+                cell = table_of_cells(results).get((config, n))
+                parts.append(_not_answered(cell) or DASH)
+            row.append("; ".join(parts))
+        rows.append(tuple(row))
+    note = (
+        "Each cell: the optimum the configuration proved, then 'optimum at' (when the solver found the witness "
+        "it returned, by its own clock from the start of its search: CP-SAT's solution callback; left out where "
+        "the solver does not report it) and 'proof' (the wall time of the whole solve, the model's building "
+        "included: the time to the proof), medians over the proved repetitions. A run that did not prove its "
+        f"optimum within its solver time limit ({_solver_share(results)} of --timeout "
+        f"{results.settings.timeout:g} s) shows the best value it found and the bound it proved; it counts as "
+        "a timeout (unsolved) in the scores. Every witness is checked by the independent checker."
+    )
+    return Table(("n", results.task.expected_label, *configs), tuple(rows), note)
+
+
+def _solver_share(results: ComparisonResults) -> str:
+    share = dict(results.task.parameters).get("solver_time_share")
+    return f"{share:.0%}" if isinstance(share, float) else "a share"
+
+
 def _cell_checks(checks: Sequence[Check], config: str, n: int) -> list[Check]:
     return [c for c in checks if c.config == config and c.n == n]
 
@@ -139,12 +198,16 @@ def validation_table(results: ComparisonResults) -> Table:
     configs = labels(results)
     label = results.task.expected_label
     certifying = any(c.name == "certificate" for c in results.checks)
+    optimum = asks_optimum(results)
     rows = []
     for n in sizes(results):
         runs = [r for r in results.runs if r.n == n]
         expected = next((r.expected for r in runs if r.expected is not None), None)
         answered = [r for r in runs if r.status == RunStatus.ANSWERED]
-        if results.task.name == "count":
+        if results.task.name == "family":
+            method = {"optimum": "optimum", "count": "counts"}.get(
+                str(dict(results.task.parameters).get("question")), "existence")
+        elif results.task.name == "count":
             method = "counts"  # each count against the published one, the exact counts against each other
         elif not results.task.exhaustive:
             method = "existence"
@@ -166,6 +229,8 @@ def validation_table(results: ComparisonResults) -> Table:
             failed = sorted({c.name for c in checks if c.status == FAIL})
             unchecked = sorted({c.name for c in checks if c.status == NOT_RUN and c.name != "run"})
             count = DASH if cell.count is None else str(cell.count)
+            if optimum:
+                count = _values(r.value for r in runs if r.config == config and r.status == RunStatus.ANSWERED)
             if failed:
                 row.append(f"{count} FAIL: {', '.join(failed)}")
             elif cell.ok == 0:
@@ -175,6 +240,22 @@ def validation_table(results: ComparisonResults) -> Table:
             else:
                 row.append(f"{count} ok{_partial(cell)}")
         rows.append(tuple(row))
+    if optimum:
+        note = (
+            f"Each cell: the optimum proved, then ok when every check of every repetition passed: each witness "
+            f"valid by the independent checker (the best found by a run that stopped first too), each proved "
+            f"optimum = {label}, the proved optima of the configurations equal, and no proved optimum or bound "
+            "beaten by another configuration's witness (contradiction)."
+        )
+        return Table(("n", label, "compared", *configs), tuple(rows), note)
+    if results.task.name == "family":
+        note = (
+            f"Each cell: the count (existence: 1 a placement found, 0 none), then ok when every check of every "
+            f"repetition passed: each placement valid by the independent checker, the count = {label}, the exact "
+            "counts of the configurations equal (counts), 'none' only when no configuration found a placement "
+            "(existence)."
+        )
+        return Table(("n", label, "compared", *configs), tuple(rows), note)
     note = (
         f"Each cell: the count, then ok when every check of every repetition passed (each solution valid by "
         f"the independent checker, no repeats, count = {label}, same set as the reference). 'compared' is exact "
@@ -471,6 +552,8 @@ def build_report(
         blocks += scores
         blocks += [Heading("Completion: boards settled"), completion_table(results)]
     blocks += not_run_section(results)
+    if asks_optimum(results):
+        blocks += [Heading("Optima"), optima_table(results)]
     blocks += [Heading("Runtime"), runtime_table(results)]
     speedup = speedup_table(results)
     if speedup is not None:
