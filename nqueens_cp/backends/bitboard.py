@@ -60,6 +60,9 @@ class BitboardBackend(Backend):
     #: bitboard search; both counted by the compiled counters (:mod:`nqueens_cp.searches.family_kernel`).
     family = frozenset({Problem.TOROIDAL, Problem.SUPERQUEENS})
     family_counts = frozenset({Problem.TOROIDAL, Problem.SUPERQUEENS})
+    #: ... and up to their symmetries: Burnside's lemma over the square's 8 (superqueens) or the
+    #: torus's 8 n² (:mod:`nqueens_cp.searches.torus_classes`), the count itself by the counters.
+    family_class_counts = frozenset({Problem.TOROIDAL, Problem.SUPERQUEENS})
 
     def _kernel(self, instance: Instance) -> ModuleType | None:
         """The compiled kernel module when it applies to ``instance``, else None (pure Python)."""
@@ -224,6 +227,16 @@ class BitboardBackend(Backend):
             raise ModelTooLargeError(f"bitboard counts placements of {problem.value} up to n = {family_kernel.MAX_N} "
                                      f"(its 64-bit masks; n = {n})")
         return family_kernel.count(problem.rules, n)
+
+    def _count_family_classes(self, problem: Problem, n: int) -> int:
+        total = self._count_family(problem, n)
+        if problem is Problem.TOROIDAL:
+            from nqueens_cp.searches import torus_classes
+
+            return torus_classes.torus_classes(n, total).classes
+        from nqueens_cp.searches import family_kernel
+
+        return family_kernel.unique_count(problem.rules, n, total=total)
 
 
 def _needs_numba(error: ImportError) -> BackendUnavailableError:

@@ -21,11 +21,11 @@ from nqueens_cp.backends.framework.registry import backend_class, backend_names,
 from nqueens_cp.cli import EXIT_STOPPED, UsageError
 from nqueens_cp.cli.common import backend_options
 from nqueens_cp.core.errors import InvalidWitnessError
-from nqueens_cp.core.family_oeis import SEQUENCES
+from nqueens_cp.core.family_oeis import A051224, A053994, SEQUENCES
 from nqueens_cp.core.problems import Armies, Colouring, FamilyAnswer, Goal, Problem, Square
 
 #: What ``solve`` takes with ``--problem`` other than ``queens``, and what it refuses.
-REFUSED_FLAGS = {"all": "--all", "unique": "--unique", "limit": "--limit", "fix": "--fix", "block": "--block",
+REFUSED_FLAGS = {"all": "--all", "limit": "--limit", "fix": "--fix", "block": "--block",
                  "instance": "--instance", "workers": "--workers", "certify": "--certify"}
 
 #: What the optimum is called in the line on stderr.
@@ -44,10 +44,18 @@ def _refuse_classic_flags(args: argparse.Namespace, problem: Problem) -> None:
                          "--backend, --count (placements), --show, --format and the backend's options")
     if args.count and not problem.counts_placements:
         raise UsageError(f"--count counts placements; --problem {problem.value} asks for an optimum: leave it out")
+    if args.unique and not problem.counts_placements:
+        raise UsageError(f"--unique counts placements up to symmetry; --problem {problem.value} asks for an optimum: "
+                         "leave it out")
+    if args.unique and not args.count:
+        raise UsageError(f"--unique counts placements up to symmetry: give --count with it (--problem {problem.value})")
 
 
 def _backend(args: argparse.Namespace, problem: Problem) -> Any:
     name = args.backend or default_family_backend(problem, count=args.count)
+    if args.unique and problem not in backend_class(name).family_class_counts:
+        takers = [other for other in backend_names() if problem in backend_class(other).family_class_counts]
+        raise UsageError(f"backend {name} does not count classes of {problem.value}; use --backend " + " or ".join(takers))
     if problem not in backend_class(name).family and not (args.count and problem in backend_class(name).family_counts):
         takers = [other for other in backend_names() if problem in backend_class(other).family]
         raise UsageError(f"backend {name} does not take --problem {problem.value}; use --backend "
@@ -64,6 +72,8 @@ def run_family(args: argparse.Namespace) -> int:
     if n is None or n < 1:
         raise UsageError(f"--problem {problem.value} needs a board size N >= 1")
     backend = _backend(args, problem)
+    if args.count and args.unique:
+        return _count_classes(backend, problem, n)
     if args.count:
         count = backend.count_family(problem, n)
         published = SEQUENCES[problem.sequences[0]].get(n)
@@ -79,6 +89,25 @@ def run_family(args: argparse.Namespace) -> int:
         sys.stderr.write(f"nqueens-cp: error: {error}\n")
         return 1
     return _report(args, problem, n, answer)
+
+
+def _published_classes(problem: Problem, n: int) -> tuple[str, int | None]:
+    """The sequence of the classes of ``problem``'s placements and its term for the n x n board."""
+    if problem is Problem.TOROIDAL:  # A053994 is indexed by k for the odd side 2k + 1
+        return "A053994", A053994.get(n // 2) if n % 2 else None
+    return "A051224", A051224.get(n)
+
+
+def _count_classes(backend: Any, problem: Problem, n: int) -> int:
+    """``--count --unique``: the placements up to the problem's symmetries, checked against OEIS."""
+    classes = backend.count_family_classes(problem, n)
+    sequence, published = _published_classes(problem, n)
+    if published is not None and published != classes:
+        sys.stderr.write(f"nqueens-cp: error: {backend.name} counted {classes} classes of placements of "
+                         f"{problem.value} for n = {n}, {sequence} publishes {published}\n")
+        return 1
+    print(classes)
+    return 0
 
 
 def _report(args: argparse.Namespace, problem: Problem, n: int, answer: FamilyAnswer) -> int:

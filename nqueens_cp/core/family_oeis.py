@@ -9,6 +9,8 @@ A051906  n non-attacking queens on the n x n toroidal board (Rivin, Vardi and  n
          Zimmermann 1994; Engelhardt 1999-2001)
 A007705  the same for the odd sides 2k + 1 (its main entry; a(k) is A051906's  k = 0..16
          term at n = 2k + 1)
+A053994  the toroidal solutions of side 2k + 1 up to rotations, reflections  k = 0..14
+         and torus shifts (Engelhardt); side 31 (k = 15) is not published
 A051223  n non-attacking superqueens (queen + knight) on the n x n board       n = 1..26
 A051224  the same, one per class of the square's 8 symmetries                  n = 1..26
 A075458  domination number of the queens graph: fewest queens occupying or     n = 1..25
@@ -41,6 +43,9 @@ A007705: Final = _from(0, (
     1, 0, 10, 28, 0, 88, 4524, 0, 140692, 820496, 0, 128850048, 1957725000, 0, 605917055356,
     13404947681712, 0,
 ))
+#: Offset 0: ``A053994[k]`` counts the classes of toroidal solutions of side 2k + 1 under the
+#: torus's rotations, reflections and shifts (:mod:`nqueens_cp.searches.torus_classes`).
+A053994: Final = _from(0, (1, 0, 1, 1, 0, 2, 11, 0, 97, 354, 0, 31381, 395551, 0, 90120677))
 A051223: Final = _from(1, (
     1, 0, 0, 0, 0, 0, 0, 0, 0, 4, 44, 156, 1876, 5180, 32516, 202900, 1330622, 8924976, 64492432,
     495864256, 3977841852, 34092182276, 306819842212, 2883202816808, 28144109776812, 286022102245804,
@@ -60,6 +65,6 @@ A250000: Final = _from(1, (0, 0, 1, 2, 4, 5, 7, 9, 12, 14, 17, 21, 24, 28, 32))
 
 #: Every sequence by its name.
 SEQUENCES: Final[Mapping[str, Mapping[int, int]]] = MappingProxyType({
-    "A051906": A051906, "A007705": A007705, "A051223": A051223, "A051224": A051224,
+    "A051906": A051906, "A007705": A007705, "A053994": A053994, "A051223": A051223, "A051224": A051224,
     "A075458": A075458, "A075324": A075324, "A088202": A088202, "A250000": A250000,
 })

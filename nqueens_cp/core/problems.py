@@ -11,7 +11,8 @@ dimension, never another string passed down.
 problem                question                                          sequences
 =====================  ================================================  =====================
 queens                 n non-attacking queens: first, all, count         A000170, A002562
-toroidal               the same, diagonals wrapping around the edges    A051906, A007705
+toroidal               the same, diagonals wrapping around the edges    A051906, A007705,
+                                                                         A053994
 superqueens            the same, a queen that also jumps as a knight     A051223, A051224
 domination             fewest queens occupying or attacking every square A075458
 independent-domination the same, no two of the queens attacking          A075324
@@ -143,7 +144,7 @@ _GOALS = {
 }
 _SEQUENCES = {
     Problem.QUEENS: ("A000170", "A002562"),
-    Problem.TOROIDAL: ("A051906", "A007705"),
+    Problem.TOROIDAL: ("A051906", "A007705", "A053994"),
     Problem.SUPERQUEENS: ("A051223", "A051224"),
     Problem.DOMINATION: ("A075458",),
     Problem.INDEPENDENT_DOMINATION: ("A075324",),

@@ -184,6 +184,9 @@ class Backend(ABC):
     family: ClassVar[frozenset[Problem]] = frozenset()
     #: The placement problems of the family (toroidal, superqueens) it counts by :meth:`count_family`.
     family_counts: ClassVar[frozenset[Problem]] = frozenset()
+    #: The placement problems whose placements it counts up to the problem's symmetries by
+    #: :meth:`count_family_classes` (the torus's for toroidal queens, the square's for superqueens).
+    family_class_counts: ClassVar[frozenset[Problem]] = frozenset()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -393,6 +396,22 @@ class Backend(ABC):
             raise BackendOptionError(f"n must be an integer >= 1, got {n!r}")
         self.ensure_available()
         return self._count_family(problem, n)
+
+    def count_family_classes(self, problem: Problem, n: int) -> int:
+        """The placements of the family ``problem`` on the n x n board up to its symmetries: the
+        square's 8 for superqueens (A051224), the torus's rotations, reflections and shifts for
+        toroidal queens (A053994); a backend that does not count them (``family_class_counts``)
+        refuses in one line."""
+        if problem not in self.family_class_counts:
+            raise NQueensError(f"backend {self.name} does not count classes of placements of problem {problem.value}")
+        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+            raise BackendOptionError(f"n must be an integer >= 1, got {n!r}")
+        self.ensure_available()
+        return self._count_family_classes(problem, n)
+
+    def _count_family_classes(self, problem: Problem, n: int) -> int:
+        """The classes of placements of ``problem`` (one of ``family_class_counts``)."""
+        raise NotImplementedError(f"backend {self.name} declares family class counts but has no _count_family_classes")
 
     def _count_family(self, problem: Problem, n: int) -> int:
         """The placements of ``problem`` (one of ``family_counts``) on the n x n board."""
