@@ -15,7 +15,10 @@ from typing import TYPE_CHECKING, Iterator
 from nqueens_cp.backends.framework.base import OptionSpec
 from nqueens_cp.backends.framework.modelled import ModelledBackend
 from nqueens_cp.core.errors import SolverError
+from nqueens_cp.core.family_checker import witness_value
 from nqueens_cp.core.instance import Instance, Solution
+from nqueens_cp.core.problems import Direction, FamilyAnswer, Problem
+from nqueens_cp.models.family import build_family_model
 from nqueens_cp.models.linear import LinearModel
 from nqueens_cp.models.pb import FORMULATIONS, build_pb_model, pb_memory
 from nqueens_cp.system.interrupts import in_child, native_call, python_signal_handlers_back
@@ -34,6 +37,8 @@ class PbBackend(ModelledBackend[LinearModel]):
                    "lines: a cardinality constraint per line; clauses: the pairwise clauses as PB constraints",
                    choices=FORMULATIONS),
     )
+    #: Every problem of the family: its 0-1 rows as linear constraints, the objective minimised.
+    family = frozenset(Problem) - {Problem.QUEENS}
     build = staticmethod(build_pb_model)
     estimate = staticmethod(pb_memory)
     larger = ("clauses", "use option formulation=lines (one cardinality constraint per line)")
@@ -107,3 +112,36 @@ class PbBackend(ModelledBackend[LinearModel]):
         if state not in ("SAT", "UNSAT"):
             raise SolverError(f"exact stopped before counting every solution ({state})")
         return int(found)
+
+    # -- the N-Queens family -----------------------------------------------------------------
+
+    def _solve_family(self, problem: Problem, n: int) -> FamilyAnswer:
+        """The family model's rows as Exact's linear constraints, its objective minimised (negated
+        to maximise); Exact proves the optimum when its search ends (in a child: it holds the GIL)."""
+        model = build_family_model(problem, n)
+
+        def run() -> tuple[str, list[int] | None]:
+            import exact
+
+            solver = exact.Exact([("verbosity", "0")])
+            for variable in range(1, model.variables + 1):
+                solver.addVariable(f"x{variable}")
+            for row in model.rows:
+                solver.addConstraint([(c, f"x{v}") for c, v in row.terms], row.lower is not None, row.lower or 0,
+                                     row.upper is not None, row.upper or 0)
+            if model.objective is not None:
+                sign = -1 if model.objective.direction is Direction.MAXIMISE else 1
+                solver.setObjective([(sign * c, f"x{v}") for c, v in model.objective.terms], True)
+            state = solver.runFull(model.objective is not None, 0)
+            values = solver.getLastSolutionFor([f"x{v}" for v in range(1, model.variables + 1)]) \
+                if solver.hasSolution() else None
+            return str(state), None if values is None else [int(value) for value in values]
+
+        with python_signal_handlers_back():
+            state, values = in_child(run)
+        if state not in ("SAT", "UNSAT"):
+            raise SolverError(f"exact stopped without an answer ({state})")
+        if values is None:
+            return FamilyAnswer(problem, n, None, None, True)
+        witness = model.decode(lambda v: bool(values[v - 1]))
+        return FamilyAnswer(problem, n, witness, witness_value(problem, witness), True)
