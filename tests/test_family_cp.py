@@ -27,9 +27,9 @@ SIZES = {Problem.DOMINATION: range(1, 7), Problem.INDEPENDENT_DOMINATION: range(
          Problem.COLOURING: range(1, 8), Problem.PEACEABLE: range(1, 6)}
 
 
-def _backend(name: str, **options: object) -> Backend:
+def _backend(name: str, time_limit: float | None = None) -> Backend:
     require_backend(name)
-    return backend_class(name)(**options)
+    return create_backend(name) if time_limit is None else create_backend(name, time_limit=str(time_limit))
 
 
 def _published(problem: Problem, n: int) -> int:
