@@ -4,7 +4,8 @@ An MkDocs hook (``hooks:`` in ``mkdocs.yml``). A page (or a file it includes) ho
 
 - ``<!-- picture: NAME -->`` gets the boards of :data:`PICTURES` ``[NAME]``, drawn by
   :func:`nqueens_cp.core.board.board_svg` and solved by the package's own backends, every board checked
-  by the independent checker before it is drawn;
+  by the independent checker before it is drawn (the family's ``family-PROBLEM`` boards by
+  :mod:`nqueens_cp.core.family_checker`, an optimum also against its published term);
 - ``<!-- plot: PATH -->`` gets the runtime plot of the saved comparison ``PATH`` (a
   ``results.json`` under the repository, e.g. ``reports/results.json``), drawn by
   :func:`nqueens_cp.reports.plot.runtime_plot_svg` as the HTML report draws it;
@@ -177,8 +178,63 @@ def _excluded_diagonals() -> str:
        "longest prefix of its diagonals that leaves a solution), solved by the backtrack backend.")
 
 
+def _family_answer(problem_name: str, n: int, time_limit: float | None = None) -> Any:
+    """The answer of CP-SAT to the family problem on the n x n board, its witness checked by the
+    independent checker, and for an optimum its value the published term (so the board drawn is
+    an optimum even when the time limit came before the proof)."""
+    from nqueens_cp import create_backend
+    from nqueens_cp.core.family_checker import witness_problems
+    from nqueens_cp.core.family_oeis import SEQUENCES
+    from nqueens_cp.core.problems import Problem
+
+    problem = Problem.named(problem_name)
+    options = {} if time_limit is None else {"time_limit": str(time_limit)}
+    answer = create_backend("cpsat", **options).solve_family(problem, n)
+    if answer.witness is None or witness_problems(problem, n, answer.witness):
+        raise ValueError(f"docs picture: no valid witness of {problem_name} for n = {n}")
+    published = SEQUENCES[problem.sequences[0]][n]
+    if not problem.counts_placements and answer.value != published:
+        raise ValueError(f"docs picture: {problem_name} for n = {n} found {answer.value}, the optimum is {published}")
+    return answer
+
+
+def _family(problem: str, n: int, caption: str, time_limit: float | None = None) -> str:
+    """One board of the family problem ``problem``: its witness drawn as the problem shows it."""
+    from nqueens_cp.core.board import board_svg
+
+    answer = _family_answer(problem, n, time_limit)
+    witness = answer.witness
+    if problem in ("toroidal", "superqueens"):
+        svg, label = board_svg(witness, pixels=SMALL + 30), "q = " + " ".join(map(str, witness))
+    elif problem == "colouring":
+        svg, label = board_svg(n=n, colours=witness, pixels=SMALL + 30), f"{answer.value} colours"
+    elif problem == "peaceable":
+        svg = board_svg(sorted(witness[1]), n=n, white=witness[0], pixels=SMALL + 30)
+        label = f"{answer.value} white and {answer.value} black queens"
+    else:
+        attacked = [(r, c) for r in range(n) for c in range(n) if (r, c) not in witness]
+        svg = board_svg(sorted(witness), n=n, shaded=attacked, pixels=SMALL + 30)
+        label = f"{answer.value} queens; shaded: the squares they attack"
+    return figure([(svg, label)], caption + " Solved by CP-SAT and checked by the independent checker when this "
+                  "page was built.")
+
+
 #: Each picture a page may ask for, by name.
 PICTURES: dict[str, Callable[[], str]] = {
+    "family-toroidal": lambda: _family("toroidal", 7, "Seven queens on the 7 x 7 torus: no two share a row, a "
+                                       "column or a diagonal wrapping around the edges."),
+    "family-superqueens": lambda: _family("superqueens", 10, "Ten superqueens on the 10 x 10 board, the smallest "
+                                          "board that has any: no two a queen's move or a knight's jump apart."),
+    "family-domination": lambda: _family("domination", 8, "A minimum dominating set of the chessboard: 5 queens "
+                                         "occupy or attack every square (A075458(8) = 5).", time_limit=3),
+    "family-independent-domination": lambda: _family(
+        "independent-domination", 8, "A minimum independent dominating set of the chessboard: 5 queens, no two "
+        "attacking each other (A075324(8) = 5)."),
+    "family-colouring": lambda: _family("colouring", 7, "A colouring of the 7 x 7 queens graph with 7 colours, the "
+                                        "fewest (A088202(7) = 7): each row, column and diagonal holds each colour "
+                                        "at most once."),
+    "family-peaceable": lambda: _family("peaceable", 6, "Two peaceable armies on the 6 x 6 board, 5 queens each, "
+                                        "the most (A250000(6) = 5): no white queen attacks a black one."),
     "home": _home,
     "integer-model": _integer_model,
     "boolean-model": _boolean_model,

@@ -20,11 +20,21 @@ from typing import ClassVar, Iterator
 
 from nqueens_cp.backends.framework.base import Backend, OptionSpec
 from nqueens_cp.backends.framework.limits import with_advice
+from nqueens_cp.core.errors import SearchStoppedError
+from nqueens_cp.core.family_checker import witness_value
 from nqueens_cp.core.instance import Instance, Solution
-from nqueens_cp.models.choco import ALLDIFF_LEVELS, DIAGONALS, ChocoModel, build_choco_model, choco_size
+from nqueens_cp.core.problems import FamilyAnswer, Problem, Witness
+from nqueens_cp.models.choco import (
+    ALLDIFF_LEVELS,
+    DIAGONALS,
+    ChocoModel,
+    build_choco_family_model,
+    build_choco_model,
+    choco_size,
+)
 from nqueens_cp.models.geometry import ModelEstimate, ModelSize
 from nqueens_cp.models.rows import row_model, row_model_memory
-from nqueens_cp.system.interrupts import native_call
+from nqueens_cp.system.interrupts import in_child, native_call
 
 #: The searches of ``-O search=``.
 SEARCHES: tuple[str, ...] = ("default", "firstfail", "inorder")
@@ -48,7 +58,11 @@ class ChocoBackend(Backend):
         OptionSpec("diagonals", str, "views", "q[i]+i, q[i]-i as offset views or as auxiliary variables",
                    choices=DIAGONALS),
         OptionSpec("search", str, "default", "default (dom/wdeg), firstfail or inorder", choices=SEARCHES),
+        OptionSpec("time_limit", float, None, "time limit in seconds of a family problem's search, which then "
+                   "answers the best found (None: no limit)", minimum=0),
     )
+    #: Every problem of the family, each a CP model of its own (:mod:`nqueens_cp.models.family_cp`).
+    family = frozenset(Problem) - {Problem.QUEENS}
 
     def _build(self, instance: Instance) -> ChocoModel:
         self.check_fits(self.memory_estimate(instance))
@@ -80,3 +94,43 @@ class ChocoBackend(Backend):
                     return
             first = False
             yield built.rows.board([q.get_value() for q in built.queens])
+
+    # -- the N-Queens family -----------------------------------------------------------------
+
+    def _solve_family(self, problem: Problem, n: int) -> FamilyAnswer:
+        """The CP model of ``problem`` (:func:`~nqueens_cp.models.choco.build_choco_family_model`):
+        one ``solve()`` for a placement; for an optimum the objective is set and ``solve()`` is called
+        while it finds a better solution, each call resuming the search (branch and bound), until the
+        search is exhausted (the last solution is then proved optimal) or the time limit stops it.
+        Choco keeps the GIL while it searches: under the command line the search runs in a forked
+        child (:func:`~nqueens_cp.system.interrupts.in_child`), which Ctrl-C ends at once."""
+        return in_child(lambda: self._search_family(problem, n))
+
+    def _search_family(self, problem: Problem, n: int) -> FamilyAnswer:
+        built = build_choco_family_model(problem, n)
+        if built.objective is not None:
+            built.model.set_objective(built.objective, maximize=built.maximize)
+        solver = built.model.get_solver()
+        search = self.options["search"]
+        decisions = built.decision_variables()
+        if search == "firstfail":
+            solver.set_min_dom_lb_search(*decisions)
+        elif search == "inorder":
+            solver.set_input_order_lb_search(*decisions)
+        limit = self.options["time_limit"]
+        if limit is not None:
+            solver.limit_time(f"{limit:g}s")
+        best: Witness | None = None
+        while True:
+            if not solver.solve():
+                break
+            best = built.witness()
+            if built.objective is None:
+                return FamilyAnswer(problem, n, best, witness_value(problem, best), True)
+        stopped = solver.get_search_state() == "STOPPED"
+        if best is None:
+            if stopped:
+                raise SearchStoppedError(f"choco reached its time limit of {limit:g} s before it found a witness "
+                                         f"of {problem.value} or proved there is none")
+            return FamilyAnswer(problem, n, None, None, True)
+        return FamilyAnswer(problem, n, best, witness_value(problem, best), not stopped)

@@ -25,12 +25,14 @@ from typing import Any, ClassVar, Iterator
 
 from nqueens_cp.backends.framework.base import Backend, OptionSpec
 from nqueens_cp.backends.framework.limits import with_advice
-from nqueens_cp.core.errors import BackendOptionError, did_you_mean
+from nqueens_cp.core.errors import BackendOptionError, SearchStoppedError, SolverError, did_you_mean
+from nqueens_cp.core.family_checker import witness_value
 from nqueens_cp.core.instance import Instance, Solution
-from nqueens_cp.models.cpmpy_model import build_cpmpy_model
+from nqueens_cp.core.problems import FamilyAnswer, Problem
+from nqueens_cp.models.cpmpy_model import build_cpmpy_family_model, build_cpmpy_model
 from nqueens_cp.models.geometry import ModelEstimate, ModelSize
 from nqueens_cp.models.rows import row_model, row_model_memory
-from nqueens_cp.system.interrupts import native_call, python_signal_handlers_back
+from nqueens_cp.system.interrupts import in_child, native_call, python_signal_handlers_back
 
 #: The solvers CPMpy can hand the model to (CPMpy's order): the Python modules each needs, and the
 #: distribution whose version CPMpy requires (at least that version), as CPMpy's own checks ask. The
@@ -46,6 +48,9 @@ SOLVER_PACKAGES: dict[str, tuple[tuple[str, ...], tuple[str, str] | None]] = {
     "hexaly": (("hexaly",), None), "rc2": (("pysat",), ("python-sat", "0")), "scip": (("pyscipopt",), None),
 }
 KNOWN_SOLVERS: tuple[str, ...] = tuple(SOLVER_PACKAGES)
+#: The CPMpy solvers whose search keeps the GIL until it returns (measured: Ctrl-C during a Choco
+#: search through CPMpy was not seen by Python for as long as the search ran).
+GIL_HOLDING_SOLVERS = frozenset({"choco", "exact"})
 #: The oldest MiniZinc program CPMpy drives (``CPM_minizinc.required_version``).
 MINIZINC_REQUIRED = (2, 8, 2)
 
@@ -111,7 +116,12 @@ class CpmpyBackend(Backend):
     reserved_address_space: ClassVar[int] = 33 * 2**30
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec("solver", str, "ortools", "CPMpy solver (any that CPMpy finds installed)"),
+        OptionSpec("time_limit", float, None, "time limit in seconds of a family problem's search, which then "
+                   "answers the best found (None: no limit)", minimum=0),
     )
+    #: Every problem of the family, each a CP model of its own (:mod:`nqueens_cp.models.family_cp`),
+    #: optimised by the chosen solver (one that CPMpy can optimise with).
+    family = frozenset(Problem) - {Problem.QUEENS}
 
     def __init__(self, *, memory_budget_mb: float | None = None, **options: object) -> None:
         super().__init__(memory_budget_mb=memory_budget_mb, **options)
@@ -164,14 +174,23 @@ class CpmpyBackend(Backend):
         with python_signal_handlers_back(), warnings.catch_warnings():
             warnings.simplefilter("ignore", UserWarning)  # "solver state will be invalid after this call"
             solver = cp.SolverLookup.get(self.options["solver"], built.model)
-            with native_call(rearm=True):
+            with self._native_call(solver):
                 solver.solveAll(display=keep, solution_limit=limit, **self._signal_parameters())
         yield from found
 
+    def _native_call(self, solver: Any) -> Any:
+        """Around a call of CPMpy ``solver``: Python's handlers put back first (Exact, CP-SAT take
+        them); z3, told not to catch SIGINT (:meth:`_signal_parameters`), is stopped by its
+        ``interrupt``; for a solver that keeps the GIL while it searches (Choco's native image,
+        Exact) a signal ends the process by itself, as no Python thread can run to stop it."""
+        name = self.options["solver"]
+        stop = solver.z3_solver.ctx.interrupt if name == "z3" else None
+        return native_call(rearm=True, stop=stop, holds_gil=name in GIL_HOLDING_SOLVERS)
+
     def _signal_parameters(self) -> dict[str, Any]:
-        """Solver parameters that leave SIGINT to Python: CP-SAT would otherwise catch it, stop
-        its search and return what it had found as if it were complete."""
-        return {"catch_sigint_signal": False} if self.options["solver"] == "ortools" else {}
+        """Solver parameters that leave SIGINT to Python: CP-SAT and z3 would otherwise catch it, stop
+        their search and return what they had found as if it were complete."""
+        return {"ortools": {"catch_sigint_signal": False}, "z3": {"ctrl_c": False}}.get(self.options["solver"], {})
 
     def _first_solution(self, instance: Instance) -> Solution | None:
         import cpmpy as cp
@@ -186,7 +205,49 @@ class CpmpyBackend(Backend):
         built = build_cpmpy_model(rows)
         with python_signal_handlers_back():
             solver = cp.SolverLookup.get(self.options["solver"], built.model)
-            with native_call(rearm=True):
+            with self._native_call(solver):
                 if not solver.solve(**self._signal_parameters()):
                     return None
         return rows.board([int(v) for v in built.queens.value()])
+
+    # -- the N-Queens family -----------------------------------------------------------------
+
+    def _solve_family(self, problem: Problem, n: int) -> FamilyAnswer:
+        """The CP model of ``problem`` (:func:`~nqueens_cp.models.cpmpy_model.build_cpmpy_family_model`),
+        its objective minimised or maximised by the chosen solver, within ``time_limit``: proved
+        when the solver reports the optimum (or, for a placement, that there is none). A solver that
+        keeps the GIL (Choco, Exact) searches in a forked child under the command line
+        (:func:`~nqueens_cp.system.interrupts.in_child`), which Ctrl-C ends at once."""
+        if self.options["solver"] in GIL_HOLDING_SOLVERS:
+            return in_child(lambda: self._search_family(problem, n))
+        return self._search_family(problem, n)
+
+    def _search_family(self, problem: Problem, n: int) -> FamilyAnswer:
+        import cpmpy as cp
+        from cpmpy.exceptions import NotSupportedError
+        from cpmpy.solvers.solver_interface import ExitStatus
+
+        self._check_solver()
+        built = build_cpmpy_family_model(problem, n)
+        limit = self.options["time_limit"]
+        parameters = self._signal_parameters() | ({} if limit is None else {"time_limit": limit})
+        with python_signal_handlers_back(), warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)
+            try:
+                solver = cp.SolverLookup.get(self.options["solver"], built.model)
+                with self._native_call(solver):
+                    found = solver.solve(**parameters)
+            except NotSupportedError as error:
+                raise BackendOptionError(f"cpmpy: solver {self.options['solver']} cannot answer "
+                                         f"{problem.value}: {error}") from None
+        status = solver.status().exitstatus
+        if found:
+            witness = built.witness()
+            proved = built.model.objective_ is None or status == ExitStatus.OPTIMAL
+            return FamilyAnswer(problem, n, witness, witness_value(problem, witness), proved)
+        if status == ExitStatus.UNSATISFIABLE:
+            return FamilyAnswer(problem, n, None, None, True)
+        if limit is not None:
+            raise SearchStoppedError(f"cpmpy reached its time limit of {limit:g} s before it found a witness "
+                                     f"of {problem.value} or proved there is none ({status.name})")
+        raise SolverError(f"cpmpy stopped without an answer ({status.name})")

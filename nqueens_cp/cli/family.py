@@ -127,7 +127,8 @@ def _report(args: argparse.Namespace, problem: Problem, n: int, answer: FamilyAn
     else:
         print(witness_text(problem, n, answer, show=args.show))
     if not problem.counts_placements:
-        status = "proved optimal" if answer.proved else f"the best found, not proved optimal (bound {answer.bound})"
+        bound = "" if answer.bound is None else f" (bound {answer.bound})"  # a solver may report none
+        status = "proved optimal" if answer.proved else f"the best found, not proved optimal{bound}"
         known = f"; {problem.sequences[0]}: {published}" if published is not None else ""
         sys.stderr.write(f"{OPTIMUM_NAMES[problem.goal]} of the {n} x {n} board: {answer.value}, {status}{known}\n")
     return 0 if answer.proved else EXIT_STOPPED

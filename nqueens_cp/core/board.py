@@ -4,6 +4,8 @@
 an instance's pre-placed queens as red discs ringed in white (they are given, not found), its
 blocked squares crossed out on grey, and optionally some lines (a row, a column or a diagonal) or
 squares shaded, as the docs' model pages use them to show which squares one constraint covers.
+For the N-Queens family it also draws a colouring (each square filled with its colour, its number
+written on it) and a second army of queens (white discs ringed in black, beside the dark ones).
 
 Nothing of the package is imported here, so every module may draw (``Instance._repr_svg_``
 does); :mod:`nqueens_cp.core.display` has the objects a notebook shows.
@@ -24,6 +26,12 @@ Line: TypeAlias = tuple[Literal["row", "col", "sum", "difference"], int]
 
 _LIGHT, _DARK = "#f0d9b5", "#b58863"
 _QUEEN, _FIXED, _BLOCKED, _SHADE = "#1a1a1a", "#c0392b", "#8a8a8a", "#3f51b5"
+
+
+def colour_fill(colour: int) -> str:
+    """The fill of colour number ``colour`` in a drawn colouring: hues spread by the golden angle, so
+    neighbouring numbers look apart however many colours there are."""
+    return f"hsl({round(colour * 137.508) % 360}, 65%, 72%)"
 
 
 def line_squares(n: int, line: Line) -> list[tuple[int, int]]:
@@ -48,6 +56,8 @@ def board_svg(
     blocked: Iterable[tuple[int, int]] = (),
     lines: Iterable[Line] = (),
     shaded: Iterable[tuple[int, int]] = (),
+    colours: Sequence[Sequence[int]] | None = None,
+    white: Iterable[tuple[int, int]] = (),
     pixels: int = BOARD_PIXELS,
     title: str = "",
 ) -> str:
@@ -57,7 +67,8 @@ def board_svg(
     pairs (then ``n`` is required); ``fixed`` are
     pre-placed queens (drawn red, over any queen of ``queens`` on the same square), ``blocked``
     squares no queen may take (crossed out), ``lines`` rows, columns or diagonals and ``shaded``
-    squares shaded blue.
+    squares shaded blue; ``colours[row][col]`` (an int >= 0) paints the squares, one hue per colour,
+    each with its number; ``white`` is a second army, drawn as white queens.
     The picture is drawn in board units (one square = 1) and scaled by the ``viewBox``, so a
     1024 x 1024 board costs one checkerboard pattern plus one circle per queen.
     """
@@ -84,6 +95,14 @@ def board_svg(
         f'<rect y="1" width="1" height="1" fill="{_DARK}"/></pattern></defs>',
         f'<rect width="{n}" height="{n}" fill="{background}"/>',
     ]
+    if colours is not None:
+        parts.append('<g class="colours">' + "".join(
+            f'<rect x="{c}" y="{r}" width="1" height="1" fill="{colour_fill(colour)}"/>'
+            for r, row in enumerate(colours) for c, colour in enumerate(row)) + "</g>")
+        parts.append('<g class="colour-numbers" font-family="sans-serif" font-size="0.45" text-anchor="middle" '
+                     'fill="#1a1a1a" shape-rendering="geometricPrecision">' + "".join(
+                         f'<text x="{c + 0.5}" y="{r + 0.66}">{colour}</text>'
+                         for r, row in enumerate(colours) for c, colour in enumerate(row)) + "</g>")
     marked = sorted({sq for line in lines for sq in line_squares(n, line)} | set(shaded))
     if marked:
         parts.append(f'<g fill="{_SHADE}" fill-opacity="0.45" class="lines">'
@@ -102,6 +121,11 @@ def board_svg(
     if found:
         parts.append(f'<g fill="{_QUEEN}" class="queens" shape-rendering="geometricPrecision">'
                      + "".join(f'<circle cx="{c + 0.5}" cy="{r + 0.5}" r="{radius}"/>' for r, c in found) + "</g>")
+    whites = sorted(set(white))
+    if whites:
+        parts.append(f'<g fill="#ffffff" stroke="{_QUEEN}" stroke-width="0.08" class="white-queens" '
+                     'shape-rendering="geometricPrecision">'
+                     + "".join(f'<circle cx="{c + 0.5}" cy="{r + 0.5}" r="{radius}"/>' for r, c in whites) + "</g>")
     if given:
         parts.append(f'<g fill="{_FIXED}" stroke="#ffffff" stroke-width="0.06" class="fixed" '
                      'shape-rendering="geometricPrecision">'

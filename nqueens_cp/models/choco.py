@@ -23,6 +23,11 @@ The measured choice (``benchmarks/bench_paradigms.py``, ``docs/paradigms.md``) i
 N-Queens the diagonal AllDifferent have wide holes that bounds reasoning does not see, but
 arc consistency costs more per node than it saves, and with Choco's default search (dom/wdeg with
 last conflict) ``AC`` finds no first solution of n = 256 in 60 s where ``BC`` needs 0.1 s.
+
+:func:`build_choco_family_model` states the family's CP models (:mod:`nqueens_cp.models.family_cp`)
+in Choco: the wrapped diagonals as ``mod`` of offset views, the knight as ``distance`` constraints,
+the colouring's lines as AllDifferent (arc consistency: a line of n squares over k colours),
+``int_value_precede_chain`` for its interchangeable colours, ``lex_less_eq`` for the armies.
 """
 
 from __future__ import annotations
@@ -30,6 +35,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from nqueens_cp.core.problems import Goal, Problem, Witness, attacks
+from nqueens_cp.models.family import colour_bound
+from nqueens_cp.models.family_cp import cp_lines, cp_witness, placement_knight_gaps
 from nqueens_cp.models.geometry import ModelSize
 from nqueens_cp.models.rows import RowModel
 
@@ -94,3 +102,103 @@ def build_choco_model(rows: RowModel, alldiff: str = "BC", diagonals: str = "vie
     if not rows.feasible:
         model.arithm(model.intvar(0, name="zero"), "=", 1).post()  # no board: 0 = 1
     return ChocoModel(model, tuple(queens), rows)
+
+
+# -- the N-Queens family ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ChocoFamilyModel:
+    """A built Choco model of a family problem (:mod:`nqueens_cp.models.family_cp`): ``values`` are
+    its decision variables in the shape :func:`~nqueens_cp.models.family_cp.cp_witness` reads (a
+    list of rows' queens, an n x n grid, or the two armies' grids), ``objective`` the variable
+    optimised (None for a placement), ``maximize`` its direction."""
+
+    problem: Problem
+    n: int
+    model: Model
+    values: Any
+    objective: Any
+    maximize: bool
+
+    def decision_variables(self) -> list[Any]:
+        """Every decision variable, flat (the search's variables)."""
+        if self.problem.goal is Goal.PLACE:
+            return list(self.values)
+        grids = self.values if self.problem.goal is Goal.PEACEABLE else (self.values,)
+        return [v for grid in grids for row in grid for v in row]
+
+    def witness(self) -> Witness:
+        """The witness of the solution the solver holds now."""
+        def read(shape: Any) -> Any:
+            return [read(part) for part in shape] if isinstance(shape, (list, tuple)) else shape.get_value()
+        return cp_witness(self.problem, self.n, read(self.values))
+
+
+def build_choco_family_model(problem: Problem, n: int) -> ChocoFamilyModel:
+    """The CP model of ``problem`` on the n x n board in Choco (the table of
+    :mod:`nqueens_cp.models.family_cp`)."""
+    from pychoco import Model
+
+    model = Model(f"{problem.value}-{n}")
+    rules, goal = problem.rules, problem.goal
+    if goal is Goal.PLACE:
+        queens = [model.intvar(0, n - 1, name=f"q{i}", bounded_domain=False) for i in range(n)]
+        model.all_different(queens, "BC").post()
+        if rules.toroidal:
+            for sign, name in ((1, "u"), (-1, "d")):  # (q[i] + i) mod n and (q[i] - i) mod n = (q[i] + n - i) mod n
+                wrapped = [model.intvar(0, n - 1, name=f"{name}{i}") for i in range(n)]
+                for i, w in enumerate(wrapped):
+                    model.mod(model.int_offset_view(queens[i], sign * i % n), n, w).post()
+                model.all_different(wrapped, "BC").post()
+            model.arithm(queens[0], "=", 0).post()  # the column shift: every placement has a shift with q[0] = 0
+        else:
+            for sign in (1, -1):
+                model.all_different([model.int_offset_view(q, sign * i) for i, q in enumerate(queens)], "BC").post()
+        if rules.knight:
+            for i, j, gap in placement_knight_gaps(n):
+                model.distance(queens[i], queens[j], "!=", gap).post()
+        return ChocoFamilyModel(problem, n, model, queens, None, False)
+    lines = cp_lines(rules, n)
+    if goal in (Goal.DOMINATE, Goal.DOMINATE_INDEPENDENT):
+        x = [[model.boolvar(name=f"x{r}_{c}") for c in range(n)] for r in range(n)]
+        for r in range(n):
+            for c in range(n):
+                model.sum([x[r][c], *(x[a][b] for a in range(n) for b in range(n)
+                                      if attacks(rules, n, (a, b), (r, c)))], ">=", 1).post()
+        if goal is Goal.DOMINATE_INDEPENDENT:
+            for line in lines:
+                model.sum([x[r][c] for r, c in line], "<=", 1).post()
+        total = model.intvar(0, n * n, name="queens")
+        model.sum([v for row in x for v in row], "=", total).post()
+        return ChocoFamilyModel(problem, n, model, x, total, False)
+    if goal is Goal.COLOUR:
+        k = colour_bound(n)
+        colour = [[model.intvar(0, k - 1, name=f"c{r}_{c}", bounded_domain=False) for c in range(n)] for r in range(n)]
+        for line in lines:
+            model.all_different([colour[r][c] for r, c in line], "AC").post()
+        for c in range(n):  # row 0 is a clique: any colouring can be renamed so
+            model.arithm(colour[0][c], "=", c).post()
+        flat = [v for row in colour for v in row]
+        if k > n:  # the colours n .. k-1 are interchangeable: each first used after the one before
+            model.int_value_precede_chain(flat, list(range(n, k))).post()
+        top = model.intvar(0, k - 1, name="top")
+        model.max(top, flat).post()
+        return ChocoFamilyModel(problem, n, model, colour, top, False)
+    white = [[model.boolvar(name=f"w{r}_{c}") for c in range(n)] for r in range(n)]
+    black = [[model.boolvar(name=f"b{r}_{c}") for c in range(n)] for r in range(n)]
+    for r in range(n):
+        for c in range(n):
+            model.arithm(white[r][c], "+", black[r][c], "<=", 1).post()
+    for index, line in enumerate(lines):
+        has_white, has_black = model.boolvar(name=f"lw{index}"), model.boolvar(name=f"lb{index}")
+        for r, c in line:
+            model.arithm(white[r][c], "<=", has_white).post()
+            model.arithm(black[r][c], "<=", has_black).post()
+        model.arithm(has_white, "+", has_black, "<=", 1).post()
+    army = model.intvar(0, n * n, name="army")
+    whites, blacks = [v for row in white for v in row], [v for row in black for v in row]
+    model.sum(whites, "=", army).post()
+    model.sum(blacks, "=", army).post()
+    model.lex_less_eq(blacks, whites).post()  # the armies swapped: keep the one whose first queen is white
+    return ChocoFamilyModel(problem, n, model, (white, black), army, True)
