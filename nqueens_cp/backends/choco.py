@@ -58,8 +58,8 @@ class ChocoBackend(Backend):
         OptionSpec("diagonals", str, "views", "q[i]+i, q[i]-i as offset views or as auxiliary variables",
                    choices=DIAGONALS),
         OptionSpec("search", str, "default", "default (dom/wdeg), firstfail or inorder", choices=SEARCHES),
-        OptionSpec("time_limit", float, None, "time limit in seconds of a family problem's search, which then "
-                   "answers the best found (None: no limit)", minimum=0),
+        OptionSpec("time_limit", float, None, "time limit in seconds (None: no limit); a family problem's "
+                   "optimum then answers the best found", minimum=0),
     )
     #: Every problem of the family, each a CP model of its own (:mod:`nqueens_cp.models.family_cp`).
     family = frozenset(Problem) - {Problem.QUEENS}
@@ -84,6 +84,8 @@ class ChocoBackend(Backend):
             solver.set_min_dom_lb_search(*built.queens)
         elif built.queens and search == "inorder":
             solver.set_input_order_lb_search(*built.queens)
+        if self.options["time_limit"] is not None:
+            solver.limit_time(f"{self.options['time_limit']:g}s")
         # Choco's native image keeps the GIL while it searches: during the first search (the long
         # one on a large board) a signal ends the process by itself; the later ones, a solution
         # each, are short, and Python's handler runs between them.
@@ -91,6 +93,9 @@ class ChocoBackend(Backend):
         while True:
             with native_call(holds_gil=first):
                 if not solver.solve():
+                    if solver.get_search_state() == "STOPPED":
+                        raise SearchStoppedError(f"choco reached its time limit of {self.options['time_limit']:g} s "
+                                                 "before it found every solution asked for")
                     return
             first = False
             yield built.rows.board([q.get_value() for q in built.queens])

@@ -116,8 +116,8 @@ class CpmpyBackend(Backend):
     reserved_address_space: ClassVar[int] = 33 * 2**30
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec("solver", str, "ortools", "CPMpy solver (any that CPMpy finds installed)"),
-        OptionSpec("time_limit", float, None, "time limit in seconds of a family problem's search, which then "
-                   "answers the best found (None: no limit)", minimum=0),
+        OptionSpec("time_limit", float, None, "time limit in seconds of a first solution or a family problem "
+                   "(an optimum then answers the best found; None: no limit)", minimum=0),
     )
     #: Every problem of the family, each a CP model of its own (:mod:`nqueens_cp.models.family_cp`),
     #: optimised by the chosen solver (one that CPMpy can optimise with).
@@ -158,6 +158,9 @@ class CpmpyBackend(Backend):
 
         self.check_fits(self.memory_estimate(instance))
         self._check_solver()
+        if self.options["time_limit"] is not None:
+            raise BackendOptionError("cpmpy: option time_limit bounds a first solution or a family problem, not an "
+                                     "enumeration or a count (CPMpy's solveAll would stop without saying so)")
         rows = row_model(instance)
         if not rows.feasible:
             return
@@ -187,6 +190,10 @@ class CpmpyBackend(Backend):
         stop = solver.z3_solver.ctx.interrupt if name == "z3" else None
         return native_call(rearm=True, stop=stop, holds_gil=name in GIL_HOLDING_SOLVERS)
 
+    def _time_limit(self) -> dict[str, Any]:
+        """The solve call's time limit, when the option gives one."""
+        return {} if self.options["time_limit"] is None else {"time_limit": self.options["time_limit"]}
+
     def _signal_parameters(self) -> dict[str, Any]:
         """Solver parameters that leave SIGINT to Python: CP-SAT and z3 would otherwise catch it, stop
         their search and return what they had found as if it were complete."""
@@ -194,6 +201,7 @@ class CpmpyBackend(Backend):
 
     def _first_solution(self, instance: Instance) -> Solution | None:
         import cpmpy as cp
+        from cpmpy.solvers.solver_interface import ExitStatus
 
         self.check_fits(self.memory_estimate(instance))
         self._check_solver()
@@ -206,7 +214,10 @@ class CpmpyBackend(Backend):
         with python_signal_handlers_back():
             solver = cp.SolverLookup.get(self.options["solver"], built.model)
             with self._native_call(solver):
-                if not solver.solve(**self._signal_parameters()):
+                if not solver.solve(**self._signal_parameters(), **self._time_limit()):
+                    if solver.status().exitstatus == ExitStatus.UNKNOWN and self.options["time_limit"] is not None:
+                        raise SearchStoppedError(f"cpmpy reached its time limit of {self.options['time_limit']:g} s "
+                                                 "before it found a solution or proved there is none")
                     return None
         return rows.board([int(v) for v in built.queens.value()])
 
@@ -230,7 +241,7 @@ class CpmpyBackend(Backend):
         self._check_solver()
         built = build_cpmpy_family_model(problem, n)
         limit = self.options["time_limit"]
-        parameters = self._signal_parameters() | ({} if limit is None else {"time_limit": limit})
+        parameters = self._signal_parameters() | self._time_limit()
         with python_signal_handlers_back(), warnings.catch_warnings():
             warnings.simplefilter("ignore", UserWarning)
             try:
