@@ -188,8 +188,8 @@ def _family_answer(problem_name: str, n: int, time_limit: float | None = None) -
     from nqueens_cp.core.problems import Problem
 
     problem = Problem.named(problem_name)
-    options = {} if time_limit is None else {"time_limit": str(time_limit)}
-    answer = create_backend("cpsat", **options).solve_family(problem, n)
+    backend = create_backend("cpsat") if time_limit is None else create_backend("cpsat", time_limit=str(time_limit))
+    answer = backend.solve_family(problem, n)
     if answer.witness is None or witness_problems(problem, n, answer.witness):
         raise ValueError(f"docs picture: no valid witness of {problem_name} for n = {n}")
     published = SEQUENCES[problem.sequences[0]][n]
