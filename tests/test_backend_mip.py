@@ -110,3 +110,33 @@ def test_the_contract_within_the_enumeration_bound(formulation: str) -> None:
     kit.check_unique_refuses_pre_placed_queens(backend)
     kit.check_unique_counts(backend, range(1, top + 2))
     kit.check_model_size(backend)
+
+
+FORK_AFTER_SOLVE = """
+import os, sys
+from nqueens_cp.cli import main
+backend = sys.argv[1:]
+main(["solve", "5", "--problem", "domination", "--backend", *backend])
+pid = os.fork()
+if pid == 0:
+    os._exit(main(["solve", "4", "--problem", "independent-domination", "--backend", *backend]))
+_, status = os.waitpid(pid, 0)
+sys.exit(os.waitstatus_to_exitcode(status))
+"""
+
+
+@pytest.mark.parametrize("backend", [["mip"], ["cpmpy", "--option", "solver=highs"]], ids=["mip", "cpmpy-highs"])
+def test_a_child_forked_after_a_solve_solves_too(backend: list[str]) -> None:
+    """HiGHS's thread pool is not copied by a fork: without the after-fork reset a forked worker
+    (the comparison's) waits forever on its parent's threads (seen: compare timing out at n = 1
+    in a full test run)."""
+    import subprocess
+    import sys
+
+    if backend[0] == "cpmpy":
+        pytest.importorskip("cpmpy")
+    done = subprocess.run([sys.executable, "-c", FORK_AFTER_SOLVE, *backend], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[2] == "3", done.stdout  # the child's optimum (HiGHS's banner not on stdout)
+    assert "independent domination number of the 4 x 4 board: 3, proved optimal" in done.stderr

@@ -28,7 +28,7 @@ from nqueens_cp.models.linear import LinearModel
 from nqueens_cp.models.mip import FORMULATIONS, build_mip_model, mip_memory
 from nqueens_cp.models.reduction import model_rows
 from nqueens_cp.system.interrupts import native_call
-from nqueens_cp.system.processes import quiet_stdout
+from nqueens_cp.system.processes import import_highspy
 
 if TYPE_CHECKING:
     import highspy
@@ -65,8 +65,8 @@ class MipBackend(ModelledBackend[LinearModel]):
         import highspy
         import numpy as np
 
-        with quiet_stdout():  # HiGHS's constructor prints a banner on file descriptor 1
-            highs = highspy.Highs()  # type: ignore[no-untyped-call]
+        import_highspy()  # the banner spent off stdout, and forked children's HiGHS made safe
+        highs = highspy.Highs()  # type: ignore[no-untyped-call]
         highs.setOptionValue("output_flag", False)
         if self.options["time_limit"] is not None:
             highs.setOptionValue("time_limit", float(self.options["time_limit"]))
