@@ -58,6 +58,42 @@ def test_a_long_run_ends_on_the_signal(backend: str, signum: int) -> None:
     assert not outcome.left, f"left behind: {outcome.left}"
 
 
+class _SignalledInDel:
+    """Sends ``signum`` to its own process from its ``__del__`` and stays there until Python has
+    run the handler: the stop is raised inside ``__del__``, where Python drops exceptions (z3
+    frees a term there thousands of times a second; SIGTERM landing in one was lost)."""
+
+    def __init__(self, signum: int) -> None:
+        self.signum = signum
+
+    def __del__(self) -> None:
+        os.kill(os.getpid(), self.signum)
+        for _ in range(1000):  # bytecodes, between which the handler runs
+            pass
+
+
+@pytest.mark.parametrize(("signum", "raised"), [(signal.SIGTERM, Terminated), (signal.SIGINT, KeyboardInterrupt)])
+def test_a_stop_raised_in_a_del_is_delivered_again(signum: int, raised: type[BaseException],
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    with StopSignals() as stops:
+        with pytest.raises(raised):
+            _SignalledInDel(signum)  # freed at once
+            time.sleep(5)
+        assert stops.signum == signum
+    assert "Exception ignored" not in capsys.readouterr().err
+
+
+def test_a_stop_wrapped_by_ctypes_is_recognised() -> None:
+    import ctypes
+
+    from nqueens_cp.system.interrupts import _stop_in
+
+    assert _stop_in(ctypes.ArgumentError("argument 1: Terminated: terminated (SIGTERM)")) == signal.SIGTERM
+    assert _stop_in(ctypes.ArgumentError("argument 2: KeyboardInterrupt: ")) == signal.SIGINT
+    assert _stop_in(ctypes.ArgumentError("argument 1: TypeError: wrong type")) is None
+    assert _stop_in(ValueError("Terminated")) is None
+
+
 def test_exit_status_is_128_plus_the_signal() -> None:
     assert (exit_status(signal.SIGINT), exit_status(signal.SIGTERM)) == (130, 143)
 

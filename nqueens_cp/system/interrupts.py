@@ -111,6 +111,26 @@ def _forget_in_child() -> None:
             signal.set_wakeup_fd(-1)
 
 
+#: Seconds before a stop dropped in a ``__del__`` is delivered again (:meth:`StopSignals._unraisable`).
+REDELIVERY_DELAY = 0.01
+
+
+def _stop_in(error: BaseException | None) -> int | None:
+    """The signal a stop raised by :class:`StopSignals` stands for, when ``error`` is one (or a
+    ctypes ``ArgumentError`` made of one: "argument 1: Terminated: ..."), else None."""
+    if isinstance(error, Terminated):
+        return signal.SIGTERM
+    if isinstance(error, KeyboardInterrupt):
+        return signal.SIGINT
+    if type(error).__name__ == "ArgumentError":
+        text = str(error)
+        if ": Terminated: " in text:
+            return signal.SIGTERM
+        if ": KeyboardInterrupt" in text:
+            return signal.SIGINT
+    return None
+
+
 class _NativeCall:
     """One :func:`native_call` under way on the main thread."""
 
@@ -146,6 +166,7 @@ class StopSignals:
         self._lock = threading.Lock()
         self._fds: tuple[int, int] | None = None
         self._previous_fd = -1
+        self._previous_unraisable: Callable[[Any], object] | None = None
 
     @property
     def seen(self) -> bool:
@@ -164,6 +185,26 @@ class StopSignals:
             raise Terminated("terminated (SIGTERM)")
         signal.default_int_handler(signum, frame)
 
+    def _unraisable(self, unraisable: Any) -> None:
+        """``sys.unraisablehook`` while active: a stop raised where Python cannot raise.
+
+        Python runs a signal's handler wherever the main thread is, a ``__del__`` included (z3
+        frees a term in ``AstRef.__del__`` thousands of times a second); an exception raised
+        there is printed as "Exception ignored" and dropped, and the command would run on as if
+        no signal had come (ctypes, converting a call's argument when the handler ran, wraps the
+        stop in its ``ArgumentError``). So the signal is delivered again, until its stop is raised
+        where it can unwind the command."""
+        signum = _stop_in(unraisable.exc_value)
+        if signum is not None and os.getpid() == self._pid:
+            # From another thread, a moment later: a signal sent from here would be handled here,
+            # in this hook, and dropped again.
+            threading.Timer(REDELIVERY_DELAY, os.kill, (self._pid, signum)).start()
+            return
+        if self.signum is not None:  # an object the stop left half made, failing in its __del__
+            return
+        if self._previous_unraisable is not None:
+            self._previous_unraisable(unraisable)
+
     def __enter__(self) -> StopSignals:
         global _active, _fork_hook
         if threading.current_thread() is not threading.main_thread():
@@ -176,6 +217,7 @@ class StopSignals:
             if previous is default:
                 self._previous[signum] = signal.signal(signum, self._handler)
         if self._previous:
+            self._previous_unraisable, sys.unraisablehook = sys.unraisablehook, self._unraisable
             read, write = os.pipe()
             os.set_blocking(write, False)
             self._previous_fd = signal.set_wakeup_fd(write, warn_on_full_buffer=False)
@@ -190,6 +232,8 @@ class StopSignals:
         for signum, previous in self._previous.items():
             signal.signal(signum, previous)
         self._previous.clear()
+        if self._previous_unraisable is not None:
+            sys.unraisablehook, self._previous_unraisable = self._previous_unraisable, None
         if self._fds is not None:
             signal.set_wakeup_fd(self._previous_fd)
             os.close(self._fds[1])  # the watcher reads the end of the pipe, closes it and ends
