@@ -33,7 +33,7 @@ from nqueens_cp.models.cpmpy_model import build_cpmpy_family_model, build_cpmpy_
 from nqueens_cp.models.geometry import ModelEstimate, ModelSize
 from nqueens_cp.models.rows import row_model, row_model_memory
 from nqueens_cp.system.interrupts import in_child, native_call, python_signal_handlers_back
-from nqueens_cp.system.processes import import_highspy
+from nqueens_cp.system.processes import prepare_highspy
 
 #: The solvers CPMpy can hand the model to (CPMpy's order): the Python modules each needs, and the
 #: distribution whose version CPMpy requires (at least that version), as CPMpy's own checks ask. The
@@ -141,7 +141,7 @@ class CpmpyBackend(Backend):
 
         chosen = self.options["solver"]
         if chosen == "highs" and importlib.util.find_spec("highspy") is not None:
-            import_highspy()  # a forked worker's HiGHS must not wait on its parent's threads
+            prepare_highspy()  # a forked worker's HiGHS must not wait on its parent's threads
         if not dict(cp.SolverLookup.base_solvers())[chosen].supported():
             raise BackendOptionError(f"cpmpy: solver {chosen} is not installed here "
                                      f"(installed: {', '.join(installed_solvers()) or 'none'})")

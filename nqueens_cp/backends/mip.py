@@ -28,7 +28,7 @@ from nqueens_cp.models.linear import LinearModel
 from nqueens_cp.models.mip import FORMULATIONS, build_mip_model, mip_memory
 from nqueens_cp.models.reduction import model_rows
 from nqueens_cp.system.interrupts import native_call
-from nqueens_cp.system.processes import import_highspy
+from nqueens_cp.system.processes import prepare_highspy
 
 if TYPE_CHECKING:
     import highspy
@@ -65,7 +65,7 @@ class MipBackend(ModelledBackend[LinearModel]):
         import highspy
         import numpy as np
 
-        import_highspy()  # the banner spent off stdout, and forked children's HiGHS made safe
+        prepare_highspy()  # the banner spent off stdout, and forked children's HiGHS made safe
         highs = highspy.Highs()  # type: ignore[no-untyped-call]
         highs.setOptionValue("output_flag", False)
         if self.options["time_limit"] is not None:

@@ -122,7 +122,9 @@ def _stop_in(error: BaseException | None) -> int | None:
         return signal.SIGTERM
     if isinstance(error, KeyboardInterrupt):
         return signal.SIGINT
-    if type(error).__name__ == "ArgumentError":
+    import ctypes  # here, not at start-up: only a dropped exception gets this far
+
+    if isinstance(error, ctypes.ArgumentError):
         text = str(error)
         if ": Terminated: " in text:
             return signal.SIGTERM

@@ -10,12 +10,12 @@ degrades to what the platform offers and says so in its docstring.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import signal
 import sys
 import threading
 import time
-from types import ModuleType
 from typing import Iterator
 
 #: ``prctl`` option: the signal a process gets when its parent exits (linux/prctl.h).
@@ -191,29 +191,24 @@ def start_method(*, fork: bool = False) -> str:
     return "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
 
 
-_highs_fork_hook = False
-
-
-def import_highspy() -> ModuleType:
-    """``highspy``, with HiGHS's thread pool forgotten in every child forked from now on.
+@functools.cache
+def prepare_highspy() -> None:
+    """Once per process, before its first ``highspy.Highs()``: HiGHS's thread pool forgotten in
+    every child forked from now on, and HiGHS's banner kept off the command's answer.
 
     HiGHS keeps one global task scheduler whose worker threads a fork does not copy: a child that
     solves a MIP after its parent solved one waits forever on those threads (a comparison's forked
     worker timing out at n = 1 after the test run solved in-process). The child drops the copied
     scheduler (``Highs.resetGlobalScheduler``, not blocking: there are no threads to join) and
-    starts its own. HiGHS's banner, printed on file descriptor 1 by the first ``Highs()`` of a
-    process, is spent here, out of the command's answer.
+    starts its own. The banner, printed on file descriptor 1 by the first ``Highs()`` of a
+    process, is spent here.
     """
-    global _highs_fork_hook
     import highspy
 
-    if not _highs_fork_hook:
-        with quiet_stdout():
-            highspy.Highs()  # type: ignore[no-untyped-call]
-        if hasattr(os, "register_at_fork"):
-            os.register_at_fork(after_in_child=lambda: highspy.Highs.resetGlobalScheduler(False))
-        _highs_fork_hook = True
-    return highspy
+    with quiet_stdout():
+        highspy.Highs()  # type: ignore[no-untyped-call]
+    if hasattr(os, "register_at_fork"):
+        os.register_at_fork(after_in_child=lambda: highspy.Highs.resetGlobalScheduler(False))
 
 
 @contextlib.contextmanager
