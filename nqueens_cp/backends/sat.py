@@ -12,19 +12,27 @@ which checks them without PySAT: an unsatisfiable answer or a count, certified.
 from __future__ import annotations
 
 import importlib.util
-from typing import TYPE_CHECKING, Any, Callable, Iterator
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any, Callable, Iterator, TypeVar
 
 from nqueens_cp.backends.framework.base import Backend, OptionSpec
-from nqueens_cp.backends.framework.limits import cnf_estimate
-from nqueens_cp.core.errors import BackendOptionError, did_you_mean
+from nqueens_cp.backends.framework.limits import cnf_estimate, refuse_slow_optimum
+from nqueens_cp.backends.sat_family import OPTIMISERS
+from nqueens_cp.core.errors import BackendOptionError, SearchStoppedError, did_you_mean
 from nqueens_cp.core.instance import Instance, Solution
+from nqueens_cp.core.problems import FamilyAnswer, Problem
 from nqueens_cp.models.cnf import DEFAULT_ENCODING, QueensCnf, build_cnf
 from nqueens_cp.models.encodings import ENCODINGS
 from nqueens_cp.models.geometry import ModelEstimate, ModelSize
 from nqueens_cp.system.interrupts import off_main_thread, raise_if_interruption
 
 if TYPE_CHECKING:
+    from nqueens_cp.backends.sat_family import SatFamilyResult, Stopper
+    from nqueens_cp.models.family import FamilyModel
     from nqueens_cp.proofs.certificate import Certificate
+    from nqueens_cp.proofs.family import OptimumCertificate
+
+T = TypeVar("T")
 
 #: PySAT solvers that take clauses after a solve call, which enumeration by blocking needs.
 ENUMERATING_SOLVERS: tuple[str, ...] = (
@@ -91,7 +99,16 @@ class SatBackend(Backend):
             "solver", str, DEFAULT_SOLVER, "PySAT solver (must accept clauses after solving; aliases allowed)",
             choices=ENUMERATING_SOLVERS, normalize=canonical_solver_name,
         ),
+        OptionSpec("optimiser", str, "rc2", "a family optimum by rc2 (MaxSAT) or iterated (SAT calls under a "
+                   "tightening cardinality bound, written with option encoding)", choices=OPTIMISERS),
+        OptionSpec("time_limit", float, None, "time limit of a family problem's search in seconds (None: no limit)",
+                   minimum=0),
     )
+    #: Every problem of the family: its 0-1 model as clauses (:mod:`nqueens_cp.models.family_cnf`),
+    #: an optimum by MaxSAT or iterated SAT (:mod:`nqueens_cp.backends.sat_family`).
+    family = frozenset(Problem) - {Problem.QUEENS}
+    #: The placement problems, counted by enumeration with blocking clauses.
+    family_counts = frozenset({Problem.TOROIDAL, Problem.SUPERQUEENS})
 
     def memory_estimate(self, instance: Instance) -> ModelEstimate:
         return cnf_estimate(instance, self.options["encoding"])
@@ -176,6 +193,89 @@ class SatBackend(Backend):
             instance, built.cnf.nv, tuple(tuple(clause) for clause in built.cnf.clauses), built.squares
         )
         return certify(cnf, found, "".join(line + "\n" for line in proof))
+
+
+    # -- the N-Queens family -----------------------------------------------------------------
+
+    def _family_search(self, problem: Problem, n: int, search: Callable[[FamilyModel, Stopper], T]) -> T:
+        """``search(model, stopper)`` on the family model of ``problem``, in a thread of its own (Ctrl-C
+        and SIGTERM reach Python at once, and interrupt the running SAT call), under the time limit."""
+        from nqueens_cp.backends.sat_family import Stopper
+        from nqueens_cp.models.family import build_family_model, family_memory
+
+        self.check_fits(replace(family_memory(problem, n), instead="use a smaller board"))
+        model = build_family_model(problem, n)
+        stopper = Stopper(self.options["time_limit"])
+        try:
+            return next(off_main_thread(lambda: iter([search(model, stopper)]), "pysat-family"))
+        finally:
+            stopper.stop()  # the search is over, or the caller was interrupted: no SAT call goes on
+            stopper.cancel()
+
+    def _solve_family(self, problem: Problem, n: int) -> FamilyAnswer:
+        from nqueens_cp.backends import sat_family
+
+        solver = self.options["solver"]
+        if problem.counts_placements:
+            found = self._family_search(problem, n, lambda model, stopper: sat_family.first_placement(
+                model, solver, stopper))
+        elif self.options["optimiser"] == "rc2":
+            found = self._family_search(problem, n, lambda model, stopper: sat_family.rc2_optimum(
+                model, solver, stopper))
+        else:
+            found, _ = self._family_search(problem, n, lambda model, stopper: sat_family.iterated_optimum(
+                model, solver, self.options["encoding"], stopper))
+        return self._family_answer(problem, n, found)
+
+    def _family_answer(self, problem: Problem, n: int, found: SatFamilyResult) -> FamilyAnswer:
+        if found.witness is None and not found.proved:
+            limit = self.options["time_limit"]
+            bound = "" if found.bound is None else f" (bound {found.bound} proved)"
+            raise SearchStoppedError(f"sat reached its time limit of {limit:g} s before it found a witness of "
+                                     f"{problem.value}{bound}")
+        return FamilyAnswer(problem, n, found.witness, found.value, found.proved, found.bound, found.found_at)
+
+    def _count_family(self, problem: Problem, n: int) -> int:
+        from nqueens_cp.backends import sat_family
+
+        solver = self.options["solver"]
+        count = self._family_search(problem, n, lambda model, stopper: sat_family.count_placements(
+            model, solver, stopper))
+        if count is None:
+            raise SearchStoppedError(f"sat reached its time limit of {self.options['time_limit']:g} s before it "
+                                     f"counted the placements of {problem.value}")
+        return count
+
+    def certified_family(self, problem: Problem, n: int) -> tuple[FamilyAnswer, OptimumCertificate]:
+        """The optimum of ``problem`` by iterated SAT with a proof-writing solver, and its certificate:
+        the witness checked, and the DRUP proof of the last (unsatisfiable) call checked against the
+        formula, every clause of which is checked to follow from the problem's rules, the bound and
+        the definitions of its auxiliary variables (:mod:`nqueens_cp.proofs.family`).
+        ``CertificationError`` when a check fails or the search stopped before its proof."""
+        from nqueens_cp.backends import sat_family
+        from nqueens_cp.core.errors import CertificationError
+        from nqueens_cp.proofs.family import Cardinality, certify_optimum
+
+        if problem.counts_placements:
+            raise BackendOptionError(f"--certify covers the optima of the family; {problem.value} places pieces")
+        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+            raise BackendOptionError(f"n must be an integer >= 1, got {n!r}")
+        refuse_slow_optimum(problem, n, self.name, self.options)
+        self.ensure_available()
+        solver = self.options["solver"]
+        if solver not in PROOF_SOLVERS:
+            raise BackendOptionError(
+                f"solver {solver} writes no checkable proof (choose from {', '.join(PROOF_SOLVERS)})")
+        found, refutation = self._family_search(problem, n, lambda model, stopper: sat_family.iterated_optimum(
+            model, solver, self.options["encoding"], stopper, proof=True))
+        answer = self._family_answer(problem, n, found)
+        if refutation is None or answer.witness is None:
+            raise CertificationError(f"sat stopped before it proved the optimum of {problem.value} for n = {n}: "
+                                     "nothing to certify")
+        parts = tuple(Cardinality(p.name, p.literals, p.lower, p.upper, p.first, p.last) for p in refutation.parts)
+        certificate = certify_optimum(problem, n, answer.witness, refutation.variables, refutation.clauses, parts,
+                                      refutation.proof, refutation.colours)
+        return answer, certificate
 
 
 def _solve(solver: Any) -> bool:
