@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import importlib.util
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, Callable, Iterator, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Iterator, TypeVar, cast
 
 from nqueens_cp.backends.framework.base import Backend, OptionSpec
 from nqueens_cp.backends.framework.limits import cnf_estimate, refuse_slow_optimum
@@ -33,6 +33,9 @@ if TYPE_CHECKING:
     from nqueens_cp.proofs.family import OptimumCertificate
 
 T = TypeVar("T")
+
+#: Seconds past its time limit a family search is waited for before its process is killed.
+FAMILY_STOP_GRACE = 0.5
 
 #: PySAT solvers that take clauses after a solve call, which enumeration by blocking needs.
 ENUMERATING_SOLVERS: tuple[str, ...] = (
@@ -197,20 +200,41 @@ class SatBackend(Backend):
 
     # -- the N-Queens family -----------------------------------------------------------------
 
-    def _family_search(self, problem: Problem, n: int, search: Callable[[FamilyModel, Stopper], T]) -> T:
-        """``search(model, stopper)`` on the family model of ``problem``, in a thread of its own (Ctrl-C
-        and SIGTERM reach Python at once, and interrupt the running SAT call), under the time limit."""
+    def _family_search(self, problem: Problem, n: int, search: Callable[[FamilyModel, Stopper], T],
+                       at_limit: Callable[[Stopper], T]) -> T:
+        """``search(model, stopper)`` on the family model of ``problem``, under the time limit.
+
+        On the main thread it runs in a forked child (:func:`~nqueens_cp.system.child_search.search_in_child`):
+        CaDiCaL keeps the GIL for the whole of a SAT call and cannot be interrupted, so Ctrl-C,
+        SIGTERM and the time limit are waited for in this process, which kills the child; at the
+        time limit ``at_limit`` answers from what the child reported (its best witness, RC2's bound).
+        Elsewhere it runs here, the time limit interrupting the SAT call where the solver can be."""
+        import threading
+
         from nqueens_cp.backends.sat_family import Stopper
         from nqueens_cp.models.family import build_family_model, family_memory
+        from nqueens_cp.system.child_search import search_in_child
 
         self.check_fits(replace(family_memory(problem, n), instead="use a smaller board"))
         model = build_family_model(problem, n)
-        stopper = Stopper(self.options["time_limit"])
-        try:
-            return next(off_main_thread(lambda: iter([search(model, stopper)]), "pysat-family"))
-        finally:
-            stopper.stop()  # the search is over, or the caller was interrupted: no SAT call goes on
-            stopper.cancel()
+        limit = self.options["time_limit"]
+        if threading.current_thread() is not threading.main_thread():
+            stopper = Stopper(limit)
+            try:
+                return search(model, stopper)
+            finally:
+                stopper.cancel()
+        heard = Stopper(None)
+
+        def run(report: Callable[[object], None]) -> T:
+            stopper = Stopper(limit, report)  # a solver that can be interrupted stops at the limit itself
+            try:
+                return search(model, stopper)
+            finally:
+                stopper.cancel()
+
+        done, answer = search_in_child(run, heard.heard, None if limit is None else limit + FAMILY_STOP_GRACE)
+        return cast(T, answer) if done else at_limit(heard)
 
     def _solve_family(self, problem: Problem, n: int) -> FamilyAnswer:
         from nqueens_cp.backends import sat_family
@@ -218,13 +242,13 @@ class SatBackend(Backend):
         solver = self.options["solver"]
         if problem.counts_placements:
             found = self._family_search(problem, n, lambda model, stopper: sat_family.first_placement(
-                model, solver, stopper))
+                model, solver, stopper), sat_family.best_so_far)
         elif self.options["optimiser"] == "rc2":
             found = self._family_search(problem, n, lambda model, stopper: sat_family.rc2_optimum(
-                model, solver, stopper))
+                model, solver, stopper), sat_family.best_so_far)
         else:
             found, _ = self._family_search(problem, n, lambda model, stopper: sat_family.iterated_optimum(
-                model, solver, self.options["encoding"], stopper))
+                model, solver, self.options["encoding"], stopper), lambda stopper: (sat_family.best_so_far(stopper), None))
         return self._family_answer(problem, n, found)
 
     def _family_answer(self, problem: Problem, n: int, found: SatFamilyResult) -> FamilyAnswer:
@@ -240,7 +264,7 @@ class SatBackend(Backend):
 
         solver = self.options["solver"]
         count = self._family_search(problem, n, lambda model, stopper: sat_family.count_placements(
-            model, solver, stopper))
+            model, solver, stopper), lambda stopper: None)
         if count is None:
             raise SearchStoppedError(f"sat reached its time limit of {self.options['time_limit']:g} s before it "
                                      f"counted the placements of {problem.value}")
@@ -267,7 +291,8 @@ class SatBackend(Backend):
             raise BackendOptionError(
                 f"solver {solver} writes no checkable proof (choose from {', '.join(PROOF_SOLVERS)})")
         found, refutation = self._family_search(problem, n, lambda model, stopper: sat_family.iterated_optimum(
-            model, solver, self.options["encoding"], stopper, proof=True))
+            model, solver, self.options["encoding"], stopper, proof=True), lambda stopper: (
+            sat_family.best_so_far(stopper), None))
         answer = self._family_answer(problem, n, found)
         if refutation is None or answer.witness is None:
             raise CertificationError(f"sat stopped before it proved the optimum of {problem.value} for n = {n}: "

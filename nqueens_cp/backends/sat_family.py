@@ -22,10 +22,11 @@ interrupt the running SAT call (PySAT's ``solve_limited`` with ``expect_interrup
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from nqueens_cp.core.errors import SolverError
 from nqueens_cp.core.family_checker import witness_value
@@ -48,13 +49,21 @@ DEFAULT_BOUND_ENCODING = "totalizer"
 
 class Stopper:
     """Interrupts the SAT call running under it when the time limit passes or :meth:`stop` is called
-    (from any thread); afterwards every call it runs returns at once as stopped."""
+    (from any thread); afterwards every call it runs returns at once as stopped. CaDiCaL and
+    Lingeling cannot be interrupted inside a call (PySAT has no interrupt for them): the caller then
+    stops waiting at the time limit and takes what :attr:`best` holds (:attr:`interruptible`)."""
 
-    def __init__(self, time_limit: float | None) -> None:
+    def __init__(self, time_limit: float | None, report: Callable[[object], None] | None = None) -> None:
         self._lock = threading.Lock()
         self._running: Any = None
         self.stopped = False
+        self.interruptible = True
+        #: The best answer found so far, and the bound RC2 has proved, for a caller that stops waiting.
+        self.best: SatFamilyResult | None = None
+        self.bound: int | None = None
+        self._report = report
         self.started = time.perf_counter()
+        self.time_limit = time_limit
         self._timer = None if time_limit is None else threading.Timer(time_limit, self.stop)
         if self._timer is not None:
             self._timer.daemon = True
@@ -65,7 +74,29 @@ class Stopper:
         with self._lock:
             self.stopped = True
             if self._running is not None:
-                self._running.interrupt()
+                try:
+                    self._running.interrupt()
+                except NotImplementedError:  # CaDiCaL, Lingeling: the call runs to its end
+                    self.interruptible = False
+
+    def found(self, best: SatFamilyResult) -> None:
+        """A better answer (not proved yet), kept and reported."""
+        self.best = best
+        if self._report is not None:
+            self._report(best)
+
+    def proved_bound(self, bound: int) -> None:
+        """A bound proved on the optimum, kept and reported."""
+        self.bound = bound
+        if self._report is not None:
+            self._report(bound)
+
+    def heard(self, item: object) -> None:
+        """What a search elsewhere reported (:meth:`found`, :meth:`proved_bound`), kept here."""
+        if isinstance(item, SatFamilyResult):
+            self.best = item
+        elif isinstance(item, int):
+            self.bound = item
 
     def cancel(self) -> None:
         """The search is over: no timer fires."""
@@ -97,10 +128,27 @@ class Stopper:
 
 def _solve(stopper: Stopper, solver: Any) -> bool | None:
     """One SAT call: True, False, or None when stopped."""
+    if not _interruptible(solver):
+        return stopper.call(solver, solver.solve)  # type: ignore[no-any-return]
     result = stopper.call(solver, lambda: solver.solve_limited(expect_interrupt=True))
     if result is not None and solver.get_status() is None:
         return None
     return result if result is None else bool(result)
+
+
+def _interruptible(solver: Any) -> bool:
+    """Whether PySAT can interrupt ``solver``'s calls (not CaDiCaL's or Lingeling's)."""
+    name = type(getattr(solver, "solver", solver)).__name__.lower()
+    return not name.startswith(("cadical", "lingeling"))
+
+
+def _prefer(solver: Any, model: FamilyModel) -> None:
+    """Make the solver try the objective's good side first (no queens, every army queen), so the
+    iterated search's first witness is a good one (domination n = 9: 8 queens, not 81)."""
+    assert model.objective is not None
+    maximise = model.objective.direction is Direction.MAXIMISE
+    with contextlib.suppress(NotImplementedError):  # CaDiCaL 1.0.3 takes no phases
+        solver.set_phases([v if maximise else -v for _, v in model.objective.terms])
 
 
 def _true(model: list[int]) -> set[int]:
@@ -118,6 +166,14 @@ class SatFamilyResult:
     proved: bool
     bound: int | None = None
     found_at: float | None = None
+
+
+def best_so_far(stopper: Stopper) -> SatFamilyResult:
+    """What a search stopped at its time limit answers: its best witness, not proved, or none and
+    the bound RC2 proved."""
+    if stopper.best is not None:
+        return stopper.best
+    return SatFamilyResult(None, None, False, stopper.bound)
 
 
 def _objective(model: FamilyModel, true: set[int]) -> int:
@@ -172,13 +228,20 @@ def rc2_optimum(model: FamilyModel, solver_name: str, stopper: Stopper) -> SatFa
     for literal in soft:
         wcnf.append([literal], weight=1)
     maximise = model.objective.direction is Direction.MAXIMISE
-    with RC2(wcnf, solver=solver_name) as rc2:
-        found = stopper.call(rc2, lambda: rc2.compute(expect_interrupt=True))
+
+    class ReportingRC2(RC2):  # type: ignore[misc]
+        """RC2 reporting the bound each core proves (the cost it makes unavoidable)."""
+
+        def process_core(self) -> None:
+            super().process_core()
+            stopper.proved_bound(len(soft) - self.cost if maximise else self.cost)
+
+    with ReportingRC2(wcnf, solver=solver_name) as rc2:
+        found = stopper.call(rc2, lambda: rc2.compute(expect_interrupt=_interruptible(rc2.oracle)))
         if found is None:
             if not stopper.stopped:  # no model: the hard clauses are unsatisfiable
                 return SatFamilyResult(None, None, True)
-            bound = len(soft) - rc2.cost if maximise else rc2.cost  # the cost RC2 proved unavoidable
-            return SatFamilyResult(None, None, False, bound)
+            return SatFamilyResult(None, None, False, stopper.bound)
         true = _true(found)
     witness = model.decode(lambda v: v in true)
     return SatFamilyResult(witness, witness_value(model.problem, witness), True, found_at=stopper.elapsed())
@@ -215,6 +278,7 @@ def iterated_optimum(model: FamilyModel, solver_name: str, encoding: str, stoppe
     clauses, parts, top = list(cnf.clauses), list(cnf.parts), cnf.variables
     best: SatFamilyResult | None = None
     with Solver(name=solver_name, bootstrap_with=clauses, with_proof=proof) as solver:
+        _prefer(solver, model)
         while True:
             status = _solve(stopper, solver)
             if status is None:
@@ -226,6 +290,7 @@ def iterated_optimum(model: FamilyModel, solver_name: str, encoding: str, stoppe
             true = _true(solver.get_model())
             witness = model.decode(true.__contains__)
             best = SatFamilyResult(witness, witness_value(model.problem, witness), True, found_at=stopper.elapsed())
+            stopper.found(SatFamilyResult(witness, best.value, False, None, best.found_at))
             value = _objective(model, true)
             bound = value + 1 if maximise else value - 1
             part, added, top = objective_bound(objective, bound, top, bound_encoding(encoding), len(clauses))
