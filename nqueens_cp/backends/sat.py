@@ -290,6 +290,11 @@ class SatBackend(Backend):
         if solver not in PROOF_SOLVERS:
             raise BackendOptionError(
                 f"solver {solver} writes no checkable proof (choose from {', '.join(PROOF_SOLVERS)})")
+        encoding = sat_family.bound_encoding(self.options["encoding"])
+        if encoding not in sat_family.CERTIFIED_BOUND_ENCODINGS:
+            raise BackendOptionError(
+                f"--certify reads each auxiliary variable as \"at least t of its literals\": the objective's bound "
+                f"takes {' or '.join(sat_family.CERTIFIED_BOUND_ENCODINGS)} (encoding {encoding}'s are not so)")
         found, refutation = self._family_search(problem, n, lambda model, stopper: sat_family.iterated_optimum(
             model, solver, self.options["encoding"], stopper, proof=True), lambda stopper: (
             sat_family.best_so_far(stopper), None))

@@ -43,6 +43,10 @@ from nqueens_cp.system.interrupts import raise_if_interruption
 
 #: The ways the backend finds an optimum (see the module docstring).
 OPTIMISERS: tuple[str, ...] = ("rc2", "iterated")
+#: The bound encodings whose auxiliary variables each count "at least t" of some of the bound's
+#: literals, as the certificate reads them (:mod:`nqueens_cp.proofs.family`): a sorting network's
+#: wires and the modulo totalizers' digits are other functions, and their clauses are refused.
+CERTIFIED_BOUND_ENCODINGS: tuple[str, ...] = ("totalizer", "seqcounter")
 #: The objective bound's encoding when the backend's ``encoding`` option has no bound above 1.
 DEFAULT_BOUND_ENCODING = "totalizer"
 
