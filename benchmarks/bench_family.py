@@ -1,12 +1,17 @@
 """How far each paradigm gets on the N-Queens family's optimisation problems (issue 37).
 
-For each problem and each solver (CP-SAT, HiGHS), boards of growing n are solved with a time
+For each problem and each solver (CP-SAT, HiGHS, ...), boards of growing n are solved with a time
 limit per board; a row gives the optimum found, whether it was proved, the published term (OEIS)
 and the time. A solver stops at its first board not proved within the limit. The rows are the
 measured basis of the default backends (``backends/framework/defaults.py``) and of the largest
 board each answers by default.
 
+A solver is a backend, with options after colons (``sat:optimiser=rc2``), and ``:certify`` to
+solve with ``--certify`` (the ``sat`` backend's iterated SAT, its optimum's proof checked: the
+time includes the check).
+
     python benchmarks/bench_family.py --limit 60 [--problems domination,colouring] [--solvers mip]
+    python benchmarks/bench_family.py --limit 20 --solvers sat:optimiser=rc2,sat:optimiser=iterated,sat:certify
 """
 
 from __future__ import annotations
@@ -24,10 +29,13 @@ PROBLEMS = ("domination", "independent-domination", "colouring", "peaceable")
 
 def solve(problem: str, n: int, solver: str, limit: float) -> tuple[dict[str, object] | None, float, str]:
     """One board in a process of its own: its JSON answer (None: none), the wall seconds, stderr."""
+    backend, *words = solver.split(":")
+    options = [flag for word in words if word != "certify" for flag in ("-O", word)]
+    certify = ["--certify"] if "certify" in words else []
     start = time.perf_counter()
     done = subprocess.run(
-        [sys.executable, "-m", "nqueens_cp", "solve", str(n), "--problem", problem, "--backend", solver,
-         "-O", f"time_limit={limit:g}", "--format", "jsonl"],
+        [sys.executable, "-m", "nqueens_cp", "solve", str(n), "--problem", problem, "--backend", backend,
+         *options, *certify, "-O", f"time_limit={limit:g}", "--format", "jsonl"],
         capture_output=True, text=True, env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"}, check=False,
         timeout=limit * 3 + 60,
     )
@@ -46,7 +54,8 @@ def main(argv: list[str] | None = None) -> int:
     from nqueens_cp.core.family_oeis import SEQUENCES
     from nqueens_cp.core.problems import Problem
 
-    print(f"{'problem':<24}{'solver':<7}{'n':>3}{'value':>7}{'proved':>8}{'OEIS':>6}{'seconds':>9}")
+    width = max(7, *(len(solver) + 1 for solver in args.solvers.split(",")))
+    print(f"{'problem':<24}{'solver':<{width}}{'n':>3}{'value':>7}{'proved':>8}{'OEIS':>6}{'seconds':>9}")
     for name in args.problems.split(","):
         problem = Problem.named(name)
         published = SEQUENCES[problem.sequences[0]]
@@ -54,11 +63,11 @@ def main(argv: list[str] | None = None) -> int:
             for n in range(1, args.largest + 1):
                 answer, seconds, stderr = solve(name, n, solver, args.limit)
                 if answer is None:
-                    print(f"{name:<24}{solver:<7}{n:>3}{'-':>7}{'no':>8}{published.get(n, '?')!s:>6}{seconds:>9.2f}"
+                    print(f"{name:<24}{solver:<{width}}{n:>3}{'-':>7}{'no':>8}{published.get(n, '?')!s:>6}{seconds:>9.2f}"
                           f"  {stderr.splitlines()[-1] if stderr else ''}")
                     break
                 proved = bool(answer["proved"])
-                print(f"{name:<24}{solver:<7}{n:>3}{answer['value']!s:>7}{'yes' if proved else 'no':>8}"
+                print(f"{name:<24}{solver:<{width}}{n:>3}{answer['value']!s:>7}{'yes' if proved else 'no':>8}"
                       f"{published.get(n, '?')!s:>6}{seconds:>9.2f}", flush=True)
                 if not proved:
                     break

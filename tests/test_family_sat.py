@@ -16,7 +16,7 @@ from nqueens_cp.core.family_checker import witness_problems
 from nqueens_cp.core.family_oeis import SEQUENCES
 from nqueens_cp.core.problems import Problem
 from nqueens_cp.models.family_cnf import FamilyCnf
-from nqueens_cp.proofs.family import Cardinality, certify_optimum
+from nqueens_cp.proofs.family import certify_optimum
 from nqueens_cp.system.interrupts import exit_status
 
 from .conftest import REPO, load_file, require_backend, run_cli
@@ -88,10 +88,8 @@ def _refutation(problem: Problem, n: int) -> tuple[object, object]:
 
 def _certify(problem: Problem, n: int, witness: object, refutation: object, **changes: object) -> object:
     refutation = replace(refutation, **changes)  # type: ignore[type-var]
-    parts = tuple(Cardinality(p.name, p.literals, p.lower, p.upper, p.first, p.last)
-                  for p in refutation.parts)  # type: ignore[attr-defined]
     return certify_optimum(problem, n, witness, refutation.variables, refutation.clauses,  # type: ignore[arg-type, attr-defined]
-                           parts, refutation.proof, refutation.colours)  # type: ignore[attr-defined]
+                           refutation.parts, refutation.proof, refutation.colours)  # type: ignore[attr-defined]
 
 
 def _with_clause(refutation: object, part_name: str, clause: tuple[int, ...]) -> dict[str, object]:

@@ -278,7 +278,7 @@ class SatBackend(Backend):
         ``CertificationError`` when a check fails or the search stopped before its proof."""
         from nqueens_cp.backends import sat_family
         from nqueens_cp.core.errors import CertificationError
-        from nqueens_cp.proofs.family import Cardinality, certify_optimum
+        from nqueens_cp.proofs.family import certify_optimum
 
         if problem.counts_placements:
             raise BackendOptionError(f"--certify covers the optima of the family; {problem.value} places pieces")
@@ -302,8 +302,8 @@ class SatBackend(Backend):
         if refutation is None or answer.witness is None:
             raise CertificationError(f"sat stopped before it proved the optimum of {problem.value} for n = {n}: "
                                      "nothing to certify")
-        parts = tuple(Cardinality(p.name, p.literals, p.lower, p.upper, p.first, p.last) for p in refutation.parts)
-        certificate = certify_optimum(problem, n, answer.witness, refutation.variables, refutation.clauses, parts,
+        certificate = certify_optimum(problem, n, answer.witness, refutation.variables, refutation.clauses,
+                                      refutation.parts,
                                       refutation.proof, refutation.colours)
         return answer, certificate
 

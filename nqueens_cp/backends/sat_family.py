@@ -28,12 +28,12 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from nqueens_cp.core.cardinality import CardinalityPart
 from nqueens_cp.core.errors import SolverError
 from nqueens_cp.core.family_checker import witness_value
 from nqueens_cp.core.problems import Direction, Witness
 from nqueens_cp.models.family import FamilyModel
 from nqueens_cp.models.family_cnf import (
-    CardinalityPart,
     FamilyCnf,
     family_cnf,
     objective_bound,

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from nqueens_cp.core.cardinality import CardinalityPart
 from nqueens_cp.core.errors import BackendOptionError, BackendUnavailableError
 from nqueens_cp.core.problems import Direction
 from nqueens_cp.models.family import FamilyModel, Objective
@@ -26,19 +27,6 @@ from nqueens_cp.models.linear import LinearRow
 #: The ``pysat.card`` encodings that take a bound above 1 (pairwise, bitwise and ladder encode at
 #: most one only): what the iterated SAT search may encode its objective bound with.
 BOUND_ENCODINGS: tuple[str, ...] = ("seqcounter", "sortnetwrk", "cardnetwrk", "totalizer", "mtotalizer", "kmtotalizer")
-
-
-@dataclass(frozen=True)
-class CardinalityPart:
-    """Clauses ``first .. last - 1`` of a CNF: ``lower <= (number of true literals) <= upper``
-    (None: no bound on that side), written for the row or bound called ``name``."""
-
-    name: str
-    literals: tuple[int, ...]
-    lower: int | None
-    upper: int | None
-    first: int
-    last: int
 
 
 @dataclass(frozen=True)

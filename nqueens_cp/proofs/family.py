@@ -34,25 +34,13 @@ import time
 from dataclasses import dataclass
 from typing import Sequence
 
+from nqueens_cp.core.cardinality import CardinalityPart
 from nqueens_cp.core.errors import CertificationError
 from nqueens_cp.core.family_checker import witness_problems, witness_value
 from nqueens_cp.core.problems import Goal, Problem, Square, Witness, attacks
 from nqueens_cp.proofs.auxiliary import clause_text
 from nqueens_cp.proofs.certificate import without_deletions_of
 from nqueens_cp.proofs.drup import ProofCheck, check_drup, dimacs_text
-
-
-@dataclass(frozen=True)
-class Cardinality:
-    """Clauses ``first .. last - 1`` of the formula, said to encode ``lower <= (number of true
-    literals) <= upper`` (None: no bound on that side); ``name`` for messages."""
-
-    name: str
-    literals: tuple[int, ...]
-    lower: int | None
-    upper: int | None
-    first: int
-    last: int
 
 
 @dataclass(frozen=True)
@@ -80,7 +68,7 @@ class OptimumCertificate:
 
 
 def certify_optimum(problem: Problem, n: int, witness: Witness, variables: int,
-                    clauses: Sequence[Sequence[int]], parts: Sequence[Cardinality], proof_text: str,
+                    clauses: Sequence[Sequence[int]], parts: Sequence[CardinalityPart], proof_text: str,
                     colours: int = 0) -> OptimumCertificate:
     """Check that ``witness`` is optimal for ``problem`` on the n x n board, given the formula (its
     ``clauses`` over ``variables`` variables, cut into ``parts``) and its DRUP refutation (see the
@@ -115,7 +103,7 @@ def certify_optimum(problem: Problem, n: int, witness: Witness, variables: int,
                               time.perf_counter() - started)
 
 
-def _check_cover(parts: Sequence[Cardinality], clauses: int) -> None:
+def _check_cover(parts: Sequence[CardinalityPart], clauses: int) -> None:
     """The parts cut the clauses into consecutive ranges, each clause in one."""
     at = 0
     for part in parts:
@@ -167,7 +155,7 @@ class _Layout:
         return all(self.attack(a, b) for i, a in enumerate(squares) for b in squares[i + 1:])
 
 
-def _rule_problem(layout: _Layout, part: Cardinality) -> str | None:
+def _rule_problem(layout: _Layout, part: CardinalityPart) -> str | None:
     """Why ``part``'s constraint may fail for a valid answer better than the witness (None: it holds
     for every one). Variables are those of :mod:`nqueens_cp.models.family`: square (r, c) is
     ``r*n + c + 1``; a black queen's is ``n² +`` that; colour k of a square ``k n² +`` that, and
@@ -313,7 +301,7 @@ def _definitions(layout: _Layout, clauses: Sequence[tuple[int, ...]]) -> dict[in
     return defined
 
 
-def _check_part(layout: _Layout, part: Cardinality, clauses: Sequence[tuple[int, ...]]) -> None:
+def _check_part(layout: _Layout, part: CardinalityPart, clauses: Sequence[tuple[int, ...]]) -> None:
     """Every clause of ``part`` follows from its constraint and the definitions (module docstring)."""
     own = clauses[part.first:part.last]
     definitions = _definitions(layout, own)

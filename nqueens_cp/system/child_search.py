@@ -82,7 +82,7 @@ def search_in_child(search: Callable[[Callable[[object], None]], T], on_report: 
                 return False, None
             data = os.read(read, 1 << 16)
             if not data:
-                raise RuntimeError("the search's process ended without an answer")
+                raise RuntimeError("the forked process ended without an answer")
             buffer += data
     finally:
         os.close(read)
