@@ -49,6 +49,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--limit", type=float, default=60.0, help="seconds per board (default 60)")
     parser.add_argument("--problems", default=",".join(PROBLEMS))
     parser.add_argument("--solvers", default="cpsat,mip")
+    parser.add_argument("--smallest", type=int, default=1, help="the smallest n tried")
     parser.add_argument("--largest", type=int, default=30, help="the largest n tried")
     args = parser.parse_args(argv)
     from nqueens_cp.core.family_oeis import SEQUENCES
@@ -60,7 +61,7 @@ def main(argv: list[str] | None = None) -> int:
         problem = Problem.named(name)
         published = SEQUENCES[problem.sequences[0]]
         for solver in args.solvers.split(","):
-            for n in range(1, args.largest + 1):
+            for n in range(args.smallest, args.largest + 1):
                 answer, seconds, stderr = solve(name, n, solver, args.limit)
                 if answer is None:
                     print(f"{name:<24}{solver:<{width}}{n:>3}{'-':>7}{'no':>8}{published.get(n, '?')!s:>6}{seconds:>9.2f}"

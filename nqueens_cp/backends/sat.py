@@ -275,9 +275,8 @@ class SatBackend(Backend):
         the witness checked, and the DRUP proof of the last (unsatisfiable) call checked against the
         formula, every clause of which is checked to follow from the problem's rules, the bound and
         the definitions of its auxiliary variables (:mod:`nqueens_cp.proofs.family`).
-        ``CertificationError`` when a check fails or the search stopped before its proof."""
+        ``CertificationError`` when a check fails, ``SearchStoppedError`` when the time limit came first."""
         from nqueens_cp.backends import sat_family
-        from nqueens_cp.core.errors import CertificationError
         from nqueens_cp.proofs.family import certify_optimum
 
         if problem.counts_placements:
@@ -300,8 +299,9 @@ class SatBackend(Backend):
             sat_family.best_so_far(stopper), None))
         answer = self._family_answer(problem, n, found)
         if refutation is None or answer.witness is None:
-            raise CertificationError(f"sat stopped before it proved the optimum of {problem.value} for n = {n}: "
-                                     "nothing to certify")
+            best = "" if answer.value is None else f" (the best found: {answer.value})"
+            raise SearchStoppedError(f"sat reached its time limit of {self.options['time_limit']:g} s before it "
+                                     f"proved the optimum of {problem.value} for n = {n}{best}: nothing to certify")
         certificate = certify_optimum(problem, n, answer.witness, refutation.variables, refutation.clauses,
                                       refutation.parts,
                                       refutation.proof, refutation.colours)
