@@ -16,8 +16,10 @@
                 (``with_proof``) is the certificate of "nothing better"
                 (:mod:`nqueens_cp.proofs.family`).
 
-Each search runs under a :class:`Stopper`: the time limit (a timer) and the caller's Ctrl-C both
-interrupt the running SAT call (PySAT's ``solve_limited`` with ``expect_interrupt``).
+Each search runs under a :class:`Stopper`: at the time limit (a timer) it interrupts the running
+SAT call (PySAT's ``solve_limited`` with ``expect_interrupt``) where the solver can be interrupted,
+and it keeps and reports the best witness and bound found so far, for a caller that stops waiting
+(the backend runs the search in a forked child: :meth:`~nqueens_cp.backends.sat.SatBackend._family_search`).
 """
 
 from __future__ import annotations
@@ -54,20 +56,18 @@ DEFAULT_BOUND_ENCODING = "totalizer"
 class Stopper:
     """Interrupts the SAT call running under it when the time limit passes or :meth:`stop` is called
     (from any thread); afterwards every call it runs returns at once as stopped. CaDiCaL and
-    Lingeling cannot be interrupted inside a call (PySAT has no interrupt for them): the caller then
-    stops waiting at the time limit and takes what :attr:`best` holds (:attr:`interruptible`)."""
+    Lingeling cannot be interrupted inside a call (PySAT has no interrupt for them): a caller waiting
+    elsewhere stops at the time limit and takes what was reported (:attr:`best`, :attr:`bound`)."""
 
     def __init__(self, time_limit: float | None, report: Callable[[object], None] | None = None) -> None:
         self._lock = threading.Lock()
         self._running: Any = None
         self.stopped = False
-        self.interruptible = True
         #: The best answer found so far, and the bound RC2 has proved, for a caller that stops waiting.
         self.best: SatFamilyResult | None = None
         self.bound: int | None = None
         self._report = report
         self.started = time.perf_counter()
-        self.time_limit = time_limit
         self._timer = None if time_limit is None else threading.Timer(time_limit, self.stop)
         if self._timer is not None:
             self._timer.daemon = True
@@ -78,10 +78,8 @@ class Stopper:
         with self._lock:
             self.stopped = True
             if self._running is not None:
-                try:
+                with contextlib.suppress(NotImplementedError):  # CaDiCaL, Lingeling: the call runs to its end
                     self._running.interrupt()
-                except NotImplementedError:  # CaDiCaL, Lingeling: the call runs to its end
-                    self.interruptible = False
 
     def found(self, best: SatFamilyResult) -> None:
         """A better answer (not proved yet), kept and reported."""
