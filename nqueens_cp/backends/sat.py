@@ -104,8 +104,8 @@ class SatBackend(Backend):
         ),
         OptionSpec("optimiser", str, "rc2", "a family optimum by rc2 (MaxSAT) or iterated (SAT calls under a "
                    "tightening cardinality bound, written with option encoding)", choices=OPTIMISERS),
-        OptionSpec("time_limit", float, None, "time limit of a family problem's search in seconds (None: no limit)",
-                   minimum=0),
+        OptionSpec("time_limit", float, None, "time limit in seconds of a first solution's search and of a family "
+                   "problem's (None: no limit)", minimum=0),
     )
     #: Every problem of the family: its 0-1 model as clauses (:mod:`nqueens_cp.models.family_cnf`),
     #: an optimum by MaxSAT or iterated SAT (:mod:`nqueens_cp.backends.sat_family`).
@@ -128,6 +128,24 @@ class SatBackend(Backend):
 
     def _unique_solutions(self, instance: Instance, limit: int | None) -> Iterator[Solution]:
         return self._search(instance, unique=True)
+
+    def _first_solution(self, instance: Instance) -> Solution | None:
+        """With option ``time_limit``, on the main thread: the search in a forked child, stopped at
+        the limit (CaDiCaL keeps the GIL for a whole SAT call and cannot be interrupted)."""
+        import threading
+
+        from nqueens_cp.system.child_search import search_in_child
+
+        limit = self.options["time_limit"]
+        if limit is None or threading.current_thread() is not threading.main_thread():
+            return super()._first_solution(instance)
+        self.check_fits(self.memory_estimate(instance), "sat")
+        done, found = search_in_child(lambda report: next(self._search_here(instance, False), None),
+                                      lambda item: None, limit)
+        if not done:
+            raise SearchStoppedError(f"sat reached its time limit of {limit:g} s before it found a solution of "
+                                     f"{instance}")
+        return found
 
     def _search(self, instance: Instance, *, unique: bool) -> Iterator[Solution]:
         """The CNF is built and solved in a thread of its own, where PySAT leaves Ctrl-C to Python
