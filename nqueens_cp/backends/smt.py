@@ -84,13 +84,18 @@ class SmtBackend(ModelledBackend[SmtModel]):
         logic = self.options["logic"]
         return self._read(model.body, AUTO_LOGIC[(model.kind, task)] if logic == "auto" else logic)
 
-    def _read(self, body: str, logic: str) -> Any:
-        """A z3 solver of ``logic`` (``optimize``: z3's Optimize) that has read the SMT-LIB ``body``."""
+    def _read(self, body: str, logic: str, *, python_sigint: bool = False) -> Any:
+        """A z3 solver of ``logic`` (``optimize``: z3's Optimize) that has read the SMT-LIB ``body``;
+        ``python_sigint``: SIGINT goes to Python's handler, not to z3's."""
         import z3
 
         solver = z3.Optimize() if logic == "optimize" else z3.Solver() if logic == "default" else z3.SolverFor(logic)
         if self.options["time_limit"] is not None:
             solver.set("timeout", max(1, round(self.options["time_limit"] * 1000)))
+        if python_sigint:
+            # SIGINT to Python (whose watcher stops z3 by its interrupt), never to z3's own handler,
+            # which would end the search as if the time limit had: the best found, not "interrupted"
+            solver.set("ctrl_c", False)
         try:
             with native_call():  # z3 reads the model in one call
                 solver.from_string(body)
@@ -143,9 +148,10 @@ class SmtBackend(ModelledBackend[SmtModel]):
         if optimiser == "auto":
             optimiser = "iterate" if problem is Problem.PEACEABLE else "optimize"
         if built.objective and optimiser == "optimize":
-            return self._read(built.body, "optimize"), built
+            return self._read(built.body, "optimize", python_sigint=True), built
         logic = self.options["logic"]
-        return self._read(built.rows, AUTO_LOGIC[("bool", task)] if logic == "auto" else logic), built
+        logic = AUTO_LOGIC[("bool", task)] if logic == "auto" else logic
+        return self._read(built.rows, logic, python_sigint=True), built
 
     def _check(self, solver: Any, deadline: float | None) -> Any:
         """One ``check``, within what is left of the time limit (z3's timeout for this call)."""
