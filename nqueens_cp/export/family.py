@@ -349,8 +349,9 @@ def _literal_line(line: str) -> str:
 
 
 _SMT_TRUE = re.compile(r"\(define-fun\s+x(\d+)\s+\(\)\s+Bool\s+true\s*\)")
-#: A line that starts an answer: clingo's ``Answer: k``, or MiniZinc's separator after each solution.
-_ANSWER_START = re.compile(r"^(?:Answer: \d+.*|----------)$", re.MULTILINE)
+#: clingo's line before each answer set, and MiniZinc's after each solution.
+_CLINGO_ANSWER = re.compile(r"^Answer: \d+.*$", re.MULTILINE)
+_MINIZINC_END = re.compile(r"^----------$", re.MULTILINE)
 
 
 def _smt_answer(text: str) -> tuple[set[int], bool, bool]:
@@ -366,10 +367,11 @@ def _atoms_answer(text: str) -> tuple[list[tuple[str, tuple[int, ...]]], bool, b
     it is optimal (clingo's ``OPTIMUM FOUND``, MiniZinc's ``==========``: the search ended) and
     whether it says there is none."""
     lines = {line.strip() for line in text.splitlines()}
-    chunks = [chunk for chunk in _ANSWER_START.split(text) if parse_atoms(chunk)]
+    solutions = _MINIZINC_END.split(text)
+    last = solutions[-2] if len(solutions) > 1 else _CLINGO_ANSWER.split(text)[-1]
     optimal = "OPTIMUM FOUND" in lines or "==========" in lines
     unsatisfiable = "UNSATISFIABLE" in lines or "=====UNSATISFIABLE=====" in lines
-    return (parse_atoms(chunks[-1]) if chunks else []), optimal, unsatisfiable
+    return parse_atoms(last), optimal, unsatisfiable
 
 
 def decode_family(problem: Problem, n: int, text: str, source: str = "solver output") -> FamilyDecoded:
@@ -380,7 +382,7 @@ def decode_family(problem: Problem, n: int, text: str, source: str = "solver out
     if "define-fun" in text or text.lstrip().startswith(("sat", "unsat", "unknown")):
         true, optimal, unsatisfiable = _smt_answer(text)
         atoms = None
-    elif parse_atoms(text) or "=====UNSATISFIABLE=====" in text:
+    elif _CLINGO_ANSWER.search(text) or _MINIZINC_END.search(text) or "=====UNSATISFIABLE=====" in text:
         atoms, optimal, unsatisfiable = _atoms_answer(text)
     else:
         true, optimal, unsatisfiable = _true_variables(text, source)  # the CNFs' auxiliaries are ignored
