@@ -43,23 +43,23 @@ def _readme_minizinc_size(problem: Problem, n: int) -> tuple[int, int]:
     return 2 * n * n + 2 * lines, n * n + 2 * (4 * n * n - 4) + lines + 2
 
 
-@pytest.mark.parametrize("problem", FAMILY, ids=lambda p: p.value)
-def test_the_readme_formulas_are_the_asp_programs(problem: Problem) -> None:
-    for n in SIZES:
-        built = family_asp_program(problem, n)
-        chosen, facts = _readme_asp_size(problem, n)
-        assert built.size() == ModelSize(chosen, facts, "board facts"), (problem, n)
-        written = len(re.findall(r"\b(?:on|knight)\((?:\d+,)+\d+\)\.", built.text))
-        assert written == facts, (problem, n)
+#: Per paradigm: its builder, the README's formula, the unit of its size, and the pattern of what it
+#: counts in the written text (the ASP program's facts, the MiniZinc model's constraint items).
+PARADIGMS = {
+    "asp": (family_asp_program, _readme_asp_size, "board facts", r"\b(?:on|knight)\((?:\d+,)+\d+\)\."),
+    "minizinc": (family_minizinc_model, _readme_minizinc_size, "constraints", r"(?m)^constraint "),
+}
 
 
+@pytest.mark.parametrize("paradigm", PARADIGMS)
 @pytest.mark.parametrize("problem", FAMILY, ids=lambda p: p.value)
-def test_the_readme_formulas_are_the_minizinc_models(problem: Problem) -> None:
+def test_the_readme_formulas_are_the_built_programs(problem: Problem, paradigm: str) -> None:
+    build, formula, unit, counted = PARADIGMS[paradigm]
     for n in SIZES:
-        built = family_minizinc_model(problem, n)
-        variables, constraints = _readme_minizinc_size(problem, n)
-        assert built.size() == ModelSize(variables, constraints, "constraints"), (problem, n)
-        assert len(re.findall(r"^constraint ", built.text, re.MULTILINE)) == constraints, (problem, n)
+        built = build(problem, n)
+        size = formula(problem, n)
+        assert built.size() == ModelSize(*size, unit), (problem, n)
+        assert len(re.findall(counted, built.text)) == size[1], (problem, n)
 
 
 @pytest.mark.parametrize("problem", FAMILY, ids=lambda p: p.value)
