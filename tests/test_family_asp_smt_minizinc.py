@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from nqueens_cp.backends.framework.registry import create_backend
+from nqueens_cp.cli import main
 from nqueens_cp.core.errors import BackendOptionError
 from nqueens_cp.core.family_checker import witness_problems
 from nqueens_cp.core.family_oeis import SEQUENCES
@@ -90,3 +91,12 @@ def test_smt_optimises_both_ways() -> None:
         for problem in OPTIMISATION:
             answer = solver.solve_family(problem, 5)
             assert answer.proved and answer.value == published(problem, 5), (optimiser, answer)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_model_over_the_memory_budget_is_refused_in_one_line(backend: str, capsys: pytest.CaptureFixture[str]) -> None:
+    require_backend(backend)
+    assert main(["solve", "40", "--problem", "domination", "--backend", backend, "--time-limit", "5",
+                 "--max-model-mb", "1"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "over the 1 MB limit (--max-model-mb)" in err and "Traceback" not in err
