@@ -25,7 +25,8 @@ colouring          exactly one ``colour(R,C,K)`` per square (K < k, the palette 
                    ``#minimize { 1,K : used(K) }``
 peaceable          at most one of ``w(R,C)``, ``b(R,C)`` per square; ``white(L)`` derived     2n², 4n² - 4
                    from a white queen on line L, a black queen on a white line forbidden;
-                   ``#sum`` of the white minus the black is 0; ``#maximize { 1,R,C : w(R,C) }``
+                   ``#sum`` of the white minus the black is 0; the first queen white (the
+                   armies swapped); ``#maximize { 1,R,C : w(R,C) }``
 =================  =========================================================================  ======================
 
 (Facts: the ``on`` facts of the lines of two or more squares, rows and columns always, and the
@@ -79,6 +80,12 @@ _CHOICES: dict[Goal, tuple[str, ...]] = {
         ":- on(L,R,C), b(R,C), white(L).",
         "% as many white queens as black",
         ":- #sum { 1,w,R,C : w(R,C) ; -1,b,R,C : b(R,C) } != 0.",
+        "% the armies swapped are one answer: the first queen (row by row) is white, so a black queen",
+        "% has a queen before it; seen(I): a queen stands on a square numbered below I (R*n + C)",
+        "seen(R*n+C+1) :- w(R,C).",
+        "seen(R*n+C+1) :- b(R,C).",
+        "seen(I+1) :- seen(I), I < n*n.",
+        ":- b(R,C), not seen(R*n+C).",
         "#maximize { 1,R,C : w(R,C) }.",
     ),
 }
@@ -138,6 +145,7 @@ def family_asp_program(problem: Problem, n: int) -> FamilyAspProgram:
         "% ---- the board",
         *facts,
         *([f"palette(0..{k - 1})."] if goal is Goal.COLOUR else []),
+        f"#const n = {n}.",
         f"square(0..{n - 1},0..{n - 1}).",
         "",
         "% ---- the model",
