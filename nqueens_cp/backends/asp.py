@@ -160,6 +160,8 @@ class AspBackend(ModelledBackend[AspProgram]):
         if best is None:
             if result.unsatisfiable:
                 return FamilyAnswer(problem, n, None, None, True)
+            if limit is None:
+                raise SolverError("clingo stopped before it found a witness or proved there is none")
             raise SearchStoppedError(f"asp reached its time limit of {limit:g} s before it found a witness of "
                                      f"{problem.value} or proved there is none")
         witness = atoms_witness(problem, n, best)

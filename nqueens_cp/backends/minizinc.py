@@ -213,6 +213,8 @@ class MiniZincBackend(Backend):
         if best is None:
             if status is minizinc.Status.UNSATISFIABLE:
                 return FamilyAnswer(problem, n, None, None, True)
+            if limit is None:
+                raise SolverError(f"minizinc ({self.options['solver']}) stopped without an answer ({status.name})")
             raise SearchStoppedError(f"minizinc reached its time limit of {limit:g} s before it found a witness of "
                                      f"{problem.value} or proved there is none ({status.name})")
         witness = _family_witness(problem, n, best)
