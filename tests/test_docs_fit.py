@@ -113,3 +113,16 @@ def test_every_code_block_and_table_fits_the_page_at_1280_px(site: Path, tmp_pat
                      for wide, box, line in result["wide"]]  # type: ignore[attr-defined]
     assert blocks > 100  # the measure saw the code blocks (folded ones too)
     assert not too_wide, "\n".join(too_wide)
+
+
+@pytest.mark.slow
+def test_file_paths_in_the_built_pages_link_to_their_source(site: Path) -> None:
+    import tomllib
+
+    source = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["urls"]["Source"]
+    links = {page.parent.name: re.findall(re.escape(source) + r"/(?:blob|tree)/main/([^\"#]+)\"", page.read_text(encoding="utf-8"))
+             for page in site.glob("*/index.html")}
+    assert sum(1 for found in links.values() if found) >= 10, links
+    missing = sorted({path for found in links.values() for path in found if not (ROOT / path).exists()})
+    assert not missing, missing
+    assert len(links["layout"]) >= 3 and len(links["models"]) >= 10

@@ -123,6 +123,19 @@ def test_file_paths_link_to_the_source_when_the_repository_is_known() -> None:
     assert linked.endswith("<pre><code>nqueens_cp/core/board.py</code></pre>")
 
 
+def test_the_site_names_the_repository_of_the_package_without_an_environment_variable(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import tomllib
+
+    config_mod = pytest.importorskip("mkdocs.config")
+    monkeypatch.delenv("NQUEENS_CP_REPO_URL", raising=False)
+    config = config_mod.load_config(str(ROOT / "mkdocs.yml"))
+    source = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["urls"]["Source"]
+    assert config["repo_url"] == source and source.startswith("https://")
+    assert config["edit_uri"] == f"blob/{layout.BRANCH}/docs/"  # each page's "view source" button: its Markdown
+
+
 def test_the_home_page_lists_every_page() -> None:
     home = (DOCS / "index.md").read_text(encoding="utf-8")
     linked = set(re.findall(r"\]\(([a-z0-9-]+\.md)\)", home))
