@@ -110,7 +110,11 @@ def test_one_name_for_a_time_limit(capsys: pytest.CaptureFixture[str]) -> None:
         (["solve", "8", "--encoding", "seqcounter"],
          "backend backtrack has no option 'encoding' (--encoding seqcounter is an option of sat, ganak, approxmc): "
          "add --backend sat"),
-        (["solve", "8", "--timeout", "5"], "is an option of cpsat, mip, choco, cpmpy, localsearch): add --backend cpsat"),
+        (["solve", "8", "--timeout", "5"],
+         "(--timeout 5 is an option of cpsat, mip, choco, cpmpy, localsearch): add --backend cpsat"),
+        (["solve", "8", "--time-limit", "5"], "(--time-limit 5 is an option of cpsat"),
+        (["solve", "8", "--backend", "sat", "--timeout", "5"], "(--timeout 5 is an option of cpsat"),
+        (["solve", "8", "--timeout", "-1"], "argument --timeout: --timeout must be a number > 0, got '-1'"),
         (["solve", "8", "--backend", "bitboard", "--search-workers", "2"], "add --backend cpsat"),
         (["solve", "8", "-O", "strategy=plain"], "(-O strategy=plain is an option of cpsat): add --backend cpsat"),
         (["solve", "8", "--solver", "ace"], "add --backend minizinc"),  # sat refuses the value, minizinc takes any
@@ -120,6 +124,24 @@ def test_an_option_of_another_backend_names_that_backend(
     capsys: pytest.CaptureFixture[str], args: list[str], needle: str,
 ) -> None:
     assert needle in error_of(capsys, *args)
+
+
+@pytest.mark.parametrize(
+    ("args", "message", "hint"),
+    [
+        (["solve", "8", "--encoding", "seqcountr"],
+         "--encoding seqcountr: unknown value 'seqcountr'; did you mean 'seqcounter'? (choose from ",
+         "; and backend backtrack has no option 'encoding' (--encoding is an option of sat, ganak, approxmc): "
+         "add --backend sat"),
+        (["solve", "8", "-O", "strategy=plai"], "-O strategy=plai: unknown value 'plai'; did you mean 'plain'?",
+         "; and backend backtrack has no option 'strategy' (-O strategy is an option of cpsat): add --backend cpsat"),
+    ],
+)
+def test_a_misspelt_value_of_another_backends_option_gets_the_suggestion_and_the_backend(
+    capsys: pytest.CaptureFixture[str], args: list[str], message: str, hint: str,
+) -> None:
+    error = error_of(capsys, *args)
+    assert error.startswith("nqueens-cp: error: " + message) and error.endswith(hint), error
 
 
 def test_the_help_names_every_backend_that_takes_a_flag_option() -> None:
