@@ -269,3 +269,25 @@ def test_report_compare_says_what_it_needs(tmp_path: Path, capsys: pytest.Captur
     assert needs[1:] in out
     assert main(["report", "--compare", saved, saved, "--alpha", "0.01"]) == 0
     assert "--repeat 5 or more" in capsys.readouterr().err
+
+
+def test_force_replaces_the_earlier_comparison_whole_when_stdouts_reader_has_gone(tmp_path: Path) -> None:
+    """``compare --force ... | head -1``: the reader closes the pipe before the report is written to
+    it; the files are written all the same (the earlier report of another format removed), exit 0."""
+    import subprocess
+
+    from .conftest import REPO
+
+    args = [sys.executable, "-m", "nqueens_cp", "compare", "--n", "4-5", "--backends", "backtrack", "--repeat", "1",
+            "--out", str(tmp_path)]
+    assert subprocess.run([*args, "--format", "html"], capture_output=True, cwd=REPO, timeout=300).returncode == 0
+    assert (tmp_path / "report.html").is_file()
+    done = subprocess.Popen([*args, "--force"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=REPO)
+    assert done.stdout is not None
+    done.stdout.close()  # the reader is gone before anything is written
+    _, err = done.communicate(timeout=300)
+    assert done.returncode == 0, err
+    assert b"Traceback" not in err and b"wrote " in err
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["cactus.png", "report.md", "results.csv",
+                                                                 "results.json", "runtime.png"]
+    assert (tmp_path / "report.md").read_text().startswith("# nqueens-cp comparison")
