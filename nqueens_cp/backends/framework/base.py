@@ -27,7 +27,7 @@ from nqueens_cp.core.errors import (
     did_you_mean,
 )
 from nqueens_cp.core.family_checker import witness_problems, witness_value
-from nqueens_cp.core.instance import Instance, Solution
+from nqueens_cp.core.instance import Instance, Queens, Solution
 from nqueens_cp.core.names import Name
 from nqueens_cp.core.problems import FamilyAnswer, Problem
 from nqueens_cp.core.symmetry import is_canonical, require_symmetric
@@ -298,8 +298,9 @@ class Backend(ABC):
 
     def solutions(
         self, instance: Instance, *, limit: int | None = None, unique: bool = False
-    ) -> Iterator[Solution]:
-        """A lazy iterator over the solutions of ``instance``: at most ``limit`` of them.
+    ) -> Iterator[Queens]:
+        """A lazy iterator over the solutions of ``instance``: at most ``limit`` of them, each a
+        :class:`~nqueens_cp.core.instance.Queens` (a tuple of columns that draws itself in a notebook).
 
         With ``unique``, one representative per class of the square's 8 symmetries: the
         lexicographically smallest image. ``unique`` needs an instance with no pre-placed queens.
@@ -308,9 +309,9 @@ class Backend(ABC):
         if limit == 0:
             return iter(())
         if instance.n == 0:
-            return iter([()])
+            return iter([Queens()])
         source = self._unique_solutions(instance, limit) if unique else self._solutions(instance, limit)
-        return islice(source, limit) if limit is not None else source
+        return map(Queens, islice(source, limit) if limit is not None else source)
 
     def solution_arrays(
         self, instance: Instance, *, limit: int | None = None, unique: bool = False
@@ -330,12 +331,14 @@ class Backend(ABC):
         repeat is found in O(1) memory)."""
         return False
 
-    def first_solution(self, instance: Instance) -> Solution | None:
-        """One solution of ``instance``, or None when it has none (by the backend's first-solution search)."""
+    def first_solution(self, instance: Instance) -> Queens | None:
+        """One solution of ``instance`` (a :class:`~nqueens_cp.core.instance.Queens`: a tuple of columns
+        that draws itself in a notebook), or None when it has none (by the backend's first-solution search)."""
         self._prepare(instance, None, False)
         if instance.n == 0:
-            return ()
-        return self._first_solution(instance)
+            return Queens()
+        found = self._first_solution(instance)
+        return None if found is None else Queens(found)
 
     def first_columns(self, instance: Instance) -> npt.NDArray[np.int32] | None:
         """The first solution as a numpy int32 array (``columns[row] == col``), or None when there is
