@@ -39,6 +39,18 @@ def test_a_long_section_keeps_its_first_paragraph_and_folds_the_rest() -> None:
     assert folded.endswith("## Short\n\nOne.\n\nTwo.\n")  # too short to fold
 
 
+def test_a_long_first_block_is_folded_too_unless_kept() -> None:
+    table = "\n".join(["| a | b |", "|---|---|", *[f"| {LONG[:60]} | x |"] * 10])
+    page = "\n".join(["# Title", "", "## Figures", "", table, "", LONG, "", "## Wins", "", fold.KEEP, "", table, "",
+                      LONG, ""])
+    lines = fold.fold(page, 2, first=80).split("\n")
+    figures, wins = lines.index("## Figures"), lines.index("## Wins")
+    assert lines[figures + 2].startswith('??? info "Details: ') and "1 table" in lines[figures + 2]  # the table folded
+    assert lines[wins + 2: wins + 4] == [fold.KEEP, ""] and lines[wins + 4] == "| a | b |"  # kept in sight
+    assert lines[wins + 4 + 13].startswith('??? info "Details: 200 words"')
+    assert fold.fold(page, 2).split("\n")[figures + 2] == "| a | b |"  # without first: every first block stays
+
+
 def test_an_included_file_is_read_in_before_folding(tmp_path: Path) -> None:
     (tmp_path / "part.md").write_text("## Part\n\nFirst.\n\n" + LONG + "\n", encoding="utf-8")
     page = fold.include_snippets('<!-- note -->\n--8<-- "part.md"\n', tmp_path)
