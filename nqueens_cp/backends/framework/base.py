@@ -311,7 +311,7 @@ class Backend(ABC):
         if instance.n == 0:
             return iter([Queens()])
         source = self._unique_solutions(instance, limit) if unique else self._solutions(instance, limit)
-        return map(Queens, islice(source, limit) if limit is not None else source)
+        return _as_queens(source, limit)
 
     def solution_arrays(
         self, instance: Instance, *, limit: int | None = None, unique: bool = False
@@ -514,6 +514,27 @@ class Backend(ABC):
     def __repr__(self) -> str:
         opts = ", ".join(f"{k}={v!r}" for k, v in self.options.items())
         return f"{type(self).__name__}({opts})"
+
+
+def _as_queens(source: Iterator[Solution], limit: int | None) -> Iterator[Queens]:
+    """The solutions of ``source`` as :class:`Queens` (passed on as they are when a search makes
+    them so: no second copy), ``limit`` at most; closing this closes ``source`` (a solver's stream
+    stops its process and frees its model)."""
+    found = islice(source, limit) if limit is not None else source
+    try:
+        first = next(found, None)
+        if first is None:
+            return
+        if type(first) is Queens:
+            yield first
+            yield from found  # type: ignore[misc]  # the search makes every one a Queens
+        else:
+            yield Queens(first)
+            yield from map(Queens, found)
+    finally:
+        close = getattr(source, "close", None)
+        if close is not None:
+            close()
 
 
 def _at_most(batches: Iterator[npt.NDArray[np.int64]], limit: int | None) -> Iterator[npt.NDArray[np.int64]]:
