@@ -111,7 +111,7 @@ def test_one_name_for_a_time_limit(capsys: pytest.CaptureFixture[str]) -> None:
          "backend backtrack has no option 'encoding' (--encoding seqcounter is an option of sat, ganak, approxmc): "
          "add --backend sat"),
         (["solve", "8", "--timeout", "5"],
-         "(--timeout 5 is an option of cpsat, mip, choco, cpmpy, localsearch): add --backend cpsat"),
+         "(--timeout 5 is an option of cpsat, minizinc, asp, smt, mip, choco, cpmpy, localsearch): add --backend cpsat"),
         (["solve", "8", "--time-limit", "5"], "(--time-limit 5 is an option of cpsat"),
         (["solve", "8", "--backend", "sat", "--timeout", "5"], "(--timeout 5 is an option of cpsat"),
         (["solve", "8", "--timeout", "-1"], "argument --timeout: --timeout must be a number > 0, got '-1'"),
