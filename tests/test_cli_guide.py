@@ -111,9 +111,9 @@ def test_one_name_for_a_time_limit(capsys: pytest.CaptureFixture[str]) -> None:
          "backend backtrack has no option 'encoding' (--encoding seqcounter is an option of sat, ganak, approxmc): "
          "add --backend sat"),
         (["solve", "8", "--timeout", "5"],
-         "(--timeout 5 is an option of cpsat, minizinc, asp, smt, mip, choco, cpmpy, localsearch): add --backend cpsat"),
+         "(--timeout 5 is an option of cpsat, sat, minizinc, asp, smt, mip, choco, cpmpy, localsearch): add --backend cpsat"),
         (["solve", "8", "--time-limit", "5"], "(--time-limit 5 is an option of cpsat"),
-        (["solve", "8", "--backend", "sat", "--timeout", "5"], "(--timeout 5 is an option of cpsat"),
+        (["solve", "8", "--backend", "pb", "--timeout", "5"], "(--timeout 5 is an option of cpsat"),
         (["solve", "8", "--timeout", "-1"], "argument --timeout: --timeout must be a number > 0, got '-1'"),
         (["solve", "8", "--backend", "bitboard", "--search-workers", "2"], "add --backend cpsat"),
         (["solve", "8", "-O", "strategy=plain"], "(-O strategy=plain is an option of cpsat): add --backend cpsat"),
