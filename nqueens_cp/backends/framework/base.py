@@ -30,7 +30,7 @@ from nqueens_cp.core.family_checker import witness_problems, witness_value
 from nqueens_cp.core.instance import Instance, Queens, Solution
 from nqueens_cp.core.names import Name
 from nqueens_cp.core.problems import FamilyAnswer, Problem
-from nqueens_cp.core.symmetry import is_canonical, require_symmetric
+from nqueens_cp.core.symmetry import is_canonical, is_torus_canonical, require_symmetric
 from nqueens_cp.models.geometry import ModelEstimate, ModelSize
 
 if TYPE_CHECKING:
@@ -413,29 +413,41 @@ class Backend(ABC):
         self.ensure_available()
         return self._count_family_classes(problem, n)
 
-    def family_solutions(self, problem: Problem, n: int, *, limit: int | None = None) -> Iterator[Queens]:
+    def family_solutions(self, problem: Problem, n: int, *, limit: int | None = None,
+                         unique: bool = False) -> Iterator[Queens]:
         """A lazy iterator over the placements of the family ``problem`` (toroidal queens,
         superqueens) on the n x n board, at most ``limit`` of them, each a
         :class:`~nqueens_cp.core.instance.Queens` (the column of each row's piece), as
-        :meth:`solutions` gives the classic ones. Each is checked by the independent checker
-        (:mod:`nqueens_cp.core.family_checker`) before it is yielded: an invalid one raises
-        ``InvalidWitnessError``. A backend that does not enumerate ``problem``
+        :meth:`solutions` gives the classic ones. With ``unique``, one per class of the problem's
+        symmetries, its lexicographically smallest member: the square's 8 for superqueens
+        (A051224), the torus's 8 n² for toroidal queens (A053994). Each is checked by the
+        independent checker (:mod:`nqueens_cp.core.family_checker`) before it is yielded: an
+        invalid one raises ``InvalidWitnessError``. A backend that does not enumerate ``problem``
         (``family_enumerations``) refuses in one line; closing the iterator stops the search."""
         self._refuse_family(problem, n, self.family_enumerations, "enumerate placements of")
         if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 0):
             raise BackendOptionError(f"limit must be an integer >= 0 or None, got {limit!r}")
+        if not isinstance(unique, bool):
+            raise BackendOptionError(f"unique must be True or False, got {unique!r}")
         self.ensure_available()
         if limit == 0:
             return iter(())
-        return self._checked_placements(problem, n, _as_queens(self._family_solutions(problem, n, limit), limit))
+        stream = self._family_solutions(problem, n, None if unique else limit)
+        source: Iterator[Solution] = stream
+        if unique:
+            representative = is_torus_canonical if problem is Problem.TOROIDAL else is_canonical
+            source = filter(representative, stream)
+        return self._checked_placements(problem, n, _as_queens(source, limit), stream)
 
     def lexicographic_family_solutions(self, problem: Problem) -> bool:
         """Whether :meth:`family_solutions` of ``problem`` yields the placements in strictly
         increasing lexicographic order (the command line then finds a repeat in O(1) memory)."""
         return False
 
-    def _checked_placements(self, problem: Problem, n: int, placements: Iterator[Queens]) -> Iterator[Queens]:
-        """``placements``, each passed by the independent checker before it is passed on."""
+    def _checked_placements(self, problem: Problem, n: int, placements: Iterator[Queens],
+                            stream: Iterator[Solution]) -> Iterator[Queens]:
+        """``placements`` (drawn from the backend's ``stream``), each passed by the independent
+        checker before it is passed on; closing this closes the stream (it stops the search)."""
         try:
             for placement in placements:
                 problems = witness_problems(problem, n, placement)
@@ -444,9 +456,10 @@ class Backend(ABC):
                                               f"n = {n}: ({' '.join(map(str, placement))}): {problems[0]}")
                 yield placement
         finally:
-            close = getattr(placements, "close", None)
-            if close is not None:
-                close()
+            for source in (placements, stream):
+                close = getattr(source, "close", None)
+                if close is not None:
+                    close()
 
     def _family_solutions(self, problem: Problem, n: int, limit: int | None) -> Iterator[Solution]:
         """Yield every placement of ``problem`` (one of ``family_enumerations``) on the n x n board
