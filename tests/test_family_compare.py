@@ -193,7 +193,8 @@ def test_the_default_configurations_are_those_that_declare_the_problem() -> None
 
 @pytest.mark.parametrize(("argv", "fragment"), [
     (["--problem", "domination", "--task", "count"], "asks for an optimum: leave out --task"),
-    (["--problem", "toroidal", "--task", "all"], "--task first or count"),
+    (["--problem", "toroidal", "--task", "complete"], "--task first, count or all"),
+    (["--problem", "toroidal", "--task", "all", "--backends", "mip"], "does not enumerate placements of problem toroidal"),
     (["--problem", "domination", "--backends", "bitboard"], "does not take problem domination"),
     (["--problem", "toroidal", "--backends", "mip"], "does not count placements of problem toroidal"),
     (["--problem", "peaceable", "--unique"], "--unique is for the classic problem"),
