@@ -21,8 +21,6 @@ from nqueens_cp.backends.framework.registry import (
     backend_class,
     backend_names,
     create_backend,
-    register_backend,
-    unregister_backend,
 )
 from nqueens_cp.cli import main
 from nqueens_cp.core.errors import InvalidWitnessError, NQueensError
@@ -36,6 +34,7 @@ from nqueens_cp.harness.results import FAIL, PASS
 from nqueens_cp.harness.tasks import make_task
 
 from .conftest import require_backend
+from .harness_backends import registered
 
 #: The boards each backend enumerates in the tests: every placement of each compared with the definition.
 SIZES = {Problem.TOROIDAL: (5, 7, 11), Problem.SUPERQUEENS: (10, 11, 12)}
@@ -192,13 +191,8 @@ PLANTED = (RepeatingBackend, InvalidBackend, DroppingBackend, BypassingBackend)
 
 @pytest.fixture(autouse=True)
 def planted() -> Iterator[None]:
-    for cls in PLANTED:
-        register_backend(cls.name, cls)
-    try:
+    with registered(*PLANTED):
         yield
-    finally:
-        for cls in PLANTED:
-            unregister_backend(cls.name)
 
 
 def test_the_contract_refuses_an_invalid_placement_before_it_is_yielded() -> None:

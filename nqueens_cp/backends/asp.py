@@ -108,17 +108,8 @@ class AspBackend(ModelledBackend[AspProgram]):
         refuse_classic_time_limit(self.name, self.options)
         program = self._model(instance, unique)
         control = self._control(program.text, limit or 0)
-        with control.solve(yield_=True) as handle:
-            models = iter(handle)
-            while True:
-                with native_call():  # see _count
-                    model = next(models, None)
-                if model is None:
-                    break
-                yield self._decode(program, model.symbols(shown=True))
-            result = handle.get()
-        if result.interrupted:
-            raise SolverError("clingo was interrupted before the search ended")
+        for symbols in _answer_sets(control):
+            yield self._decode(program, symbols)
 
     def _count(self, instance: Instance, limit: int | None, unique: bool) -> int:
         """clasp counts the answer sets itself; no board is handed to Python."""
@@ -173,20 +164,10 @@ class AspBackend(ModelledBackend[AspProgram]):
     def _family_solutions(self, problem: Problem, n: int, limit: int | None) -> Iterator[Solution]:
         """Every answer set, streamed (``yield_``); the torus's program fixes the first queen in
         column 0, so each answer set stands for its n column shifts (:func:`torus_shifts`)."""
-        control = self._family_control(problem, n, 0)
-        with control.solve(yield_=True) as handle:
-            models = iter(handle)
-            while True:
-                with native_call():  # see _count
-                    model = next(models, None)
-                if model is None:
-                    break
-                atoms = [(s.name, tuple(a.number for a in s.arguments)) for s in model.symbols(shown=True)]
-                placement = cast(Placement, atoms_witness(problem, n, atoms))
-                yield from torus_shifts(placement, n) if problem is Problem.TOROIDAL else (placement,)
-            result = handle.get()
-        if result.interrupted:
-            raise SolverError("clingo was interrupted before the search ended")
+        for symbols in _answer_sets(self._family_control(problem, n, 0)):
+            atoms = [(s.name, tuple(a.number for a in s.arguments)) for s in symbols]
+            placement = cast(Placement, atoms_witness(problem, n, atoms))
+            yield from torus_shifts(placement, n) if problem is Problem.TOROIDAL else (placement,)
 
     def _count_family(self, problem: Problem, n: int) -> int:
         """clasp counts the answer sets itself (the torus's: those with the first queen in column 0, times n)."""
@@ -197,3 +178,18 @@ class AspBackend(ModelledBackend[AspProgram]):
             raise SolverError("clingo stopped before enumerating every answer set")
         found = int(control.statistics["summary"]["models"]["enumerated"])
         return found * n if problem is Problem.TOROIDAL else found
+
+
+def _answer_sets(control: clingo.Control) -> Iterator[Any]:
+    """The shown symbols of each answer set of ``control``, streamed as clasp finds them."""
+    with control.solve(yield_=True) as handle:
+        models = iter(handle)
+        while True:
+            with native_call():  # no stop through clingo's interrupt (see AspBackend._count)
+                model = next(models, None)
+            if model is None:
+                break
+            yield model.symbols(shown=True)
+        result = handle.get()
+    if result.interrupted:
+        raise SolverError("clingo was interrupted before the search ended")
