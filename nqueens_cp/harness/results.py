@@ -144,6 +144,9 @@ class RunRecord:
     #: own clock (``FamilyAnswer.found_at``: CP-SAT's at its last improving solution); None when
     #: the solver does not report it.
     best_at: float | None = None
+    #: Measured with cgroups (``compare --measure cgroups``): the peak KiB of the worker's process
+    #: tree over the timed solve, above its usage when the solve started; None otherwise.
+    cgroup_memory_kb: int | None = None
 
     @property
     def instance_key(self) -> InstanceKey:
@@ -152,7 +155,10 @@ class RunRecord:
 
     @property
     def memory_added_kb(self) -> int | None:
-        """Peak memory above the worker's starting size (what the run itself needed)."""
+        """Peak memory above the worker's starting size (what the run itself needed): the
+        cgroup's when the run was measured with one, else from the worker's ``getrusage``."""
+        if self.cgroup_memory_kb is not None:
+            return self.cgroup_memory_kb
         if self.peak_rss_kb is None or self.baseline_rss_kb is None:
             return None
         return max(0, self.peak_rss_kb - self.baseline_rss_kb)
