@@ -77,4 +77,5 @@ def test_where_cgroups_cannot_measure_getrusage_is_used_and_the_report_says_why(
     assert "cannot measure here: no cgroup may be created here (planted)" in settings["cpu_measure"]
     assert "--measure cgroups" in settings["command"]
     assert "cannot measure here: no cgroup may be created here (planted)" in (out / "report.md").read_text()
-    capsys.readouterr()
+    err = capsys.readouterr().err
+    assert "nqueens-cp: --measure cgroups: cgroups cannot measure here (no cgroup may be created here (planted))" in err

@@ -72,3 +72,23 @@ def test_a_future_version_is_refused_in_one_line(tmp_path: Path, capsys: pytest.
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "Traceback" not in err
     assert f"unsupported schema_version {SCHEMA_VERSION + 1}" in err and f"reads {', '.join(map(str, READABLE_VERSIONS))}" in err
+
+
+def test_the_docs_page_shows_every_field_of_the_schema() -> None:
+    import importlib.util
+
+    root = Path(__file__).resolve().parents[1]
+    spec = importlib.util.spec_from_file_location("results_schema_hook", root / "docs" / "hooks" / "results_schema.py")
+    assert spec is not None and spec.loader is not None
+    hook = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(hook)
+    page = (root / "docs" / "results-file.md").read_text(encoding="utf-8")
+    assert hook.MARKER in page and "docs/hooks/results_schema.py" in (root / "mkdocs.yml").read_text(encoding="utf-8")
+    rendered = hook.on_page_markdown(page, None, None, None)
+    schema = results_schema()
+    objects = [schema, *(schema["properties"][name]["items"] for name in ("configurations", "runs", "checks", "merged")),
+               schema["properties"]["task"], *(schema["$defs"][name] for name in ("settings", "environment", "model_size"))]
+    for described in objects:
+        for name, field in described["properties"].items():
+            meaning = field.get("description") or schema["$defs"][field["$ref"].rsplit("/", 1)[-1]]["description"]
+            assert f"| `{name}` |" in rendered and meaning.replace("|", "\\|") in rendered, name

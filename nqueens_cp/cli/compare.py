@@ -352,6 +352,13 @@ def run(args: argparse.Namespace) -> int:
         memory_limit_mb=memory_limit, certify=args.certify, largest_n=largest_n, left_out=left_out,
         cgroups=args.measure == "cgroups",
     )
+    if args.measure == "cgroups":
+        from nqueens_cp.system.cgroups import cgroups_unusable
+
+        unusable = cgroups_unusable()
+        if unusable is not None:
+            sys.stderr.write(f"nqueens-cp: --measure cgroups: cgroups cannot measure here ({unusable}); "
+                             "measuring with getrusage, as the report says\n")
     if left_out:
         from nqueens_cp.reports.tables import left_out_line
 
