@@ -182,12 +182,12 @@ def execute(job: WorkerJob) -> WorkerReport:
     clock = _Clock(job.meter)
     memory_start = clock.start_memory()
     children_start = children_usage()[0]
-    wall_start, cpu_start = time.perf_counter(), clock.cpu()
+    cpu_start, wall_start = clock.cpu(), time.perf_counter()  # the CPU read first: it may yield
     iterator = job.task.solutions(backend, instance)
     wall = time.perf_counter() - wall_start
     cpu = clock.cpu() - cpu_start
     while True:
-        wall_start, cpu_start = time.perf_counter(), clock.cpu()
+        cpu_start, wall_start = clock.cpu(), time.perf_counter()  # the CPU read first: it may yield
         chunk = list(islice(iterator, CHUNK))
         wall += time.perf_counter() - wall_start
         cpu += clock.cpu() - cpu_start
@@ -288,7 +288,7 @@ def _execute_count(job: WorkerJob, backend: Backend, baseline: int | None) -> Wo
     clock = _Clock(job.meter)
     memory_start = clock.start_memory()
     children_start = children_usage()[0]
-    wall_start, cpu_start = time.perf_counter(), clock.cpu()
+    cpu_start, wall_start = clock.cpu(), time.perf_counter()  # the CPU read first: it may yield
     count = job.task.count(backend, job.instance)
     wall, cpu = time.perf_counter() - wall_start, clock.cpu() - cpu_start
     children_cpu, children_peak = children_usage()
@@ -309,7 +309,7 @@ def _execute_family(job: WorkerJob, backend: Backend, baseline: int | None) -> W
     clock = _Clock(job.meter)
     memory_start = clock.start_memory()
     children_start = children_usage()[0]
-    wall_start, cpu_start = time.perf_counter(), clock.cpu()
+    cpu_start, wall_start = clock.cpu(), time.perf_counter()  # the CPU read first: it may yield
     answer = task.ask(backend, job.instance.n)
     wall, cpu = time.perf_counter() - wall_start, clock.cpu() - cpu_start
     children_cpu, children_peak = children_usage()

@@ -97,7 +97,11 @@ class CgroupMeter:
             self.cgroup.add_task(os.getpid())
 
     def cpu_seconds(self) -> float:
-        """CPU seconds so far of every process that was in the cgroup."""
+        """CPU seconds so far of every process that was in the cgroup (this thread's time brought
+        up to date first: the kernel adds a running thread's time at ticks and switches)."""
+        import os
+
+        os.sched_yield()
         return float(self.cgroup.read_cputime())
 
     def start_window(self) -> int:
