@@ -82,6 +82,10 @@ def describe_measure() -> str:
     return CGROUPS_MEASURE.format(version=metadata.version("benchexec"), cgroups=version, memory_note=note)
 
 
+#: The open CPU-usage file of each meter read in this process (by ``id``): the worker's one meter.
+_usage_files: dict[int, int] = {}
+
+
 @dataclass(frozen=True)
 class CgroupMeter:
     """One fresh cgroup for one run (made by the parent, joined by the worker)."""
@@ -102,6 +106,12 @@ class CgroupMeter:
         import os
 
         os.sched_yield()
+        usage = _usage_files.get(id(self))
+        if usage is None and self.cgroup.has_value(self.cgroup.CPU, "usage"):  # cgroups v1: nanoseconds
+            usage = _usage_files[id(self)] = os.open(os.path.join(self.cgroup[self.cgroup.CPU], "cpuacct.usage"),
+                                                     os.O_RDONLY)
+        if usage is not None:  # kept open: a read costs about 1 us, against 12 us opening it each time
+            return int(os.pread(usage, 64, 0)) / 1e9
         return float(self.cgroup.read_cputime())
 
     def start_window(self) -> int:
