@@ -17,7 +17,7 @@ def _type(spec: dict[str, Any], defs: dict[str, Any]) -> str:
     if "$ref" in spec:
         name = spec["$ref"].rsplit("/", 1)[-1]
         target = defs[name]
-        return f"[{name}](#{name.replace('_', '-')})" if "properties" in target else _type(target, defs)
+        return f"[{name}](#{name})" if "properties" in target else _type(target, defs)
     if "const" in spec:
         return f"`{spec['const']}`"
     if "enum" in spec:
