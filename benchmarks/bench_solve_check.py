@@ -74,6 +74,37 @@ def compare(case: str, old_code: Path, repeat: int) -> bool:
     return min(ratio, cpu_ratio) <= TARGET
 
 
+#: Run in a fresh process of this checkout: the CPU time of loading the huge board's check and of its
+#: pass, apart from the rest of the command (which builds and prints the board).
+_OWN_COST = """
+import resource, sys
+from nqueens_cp.searches.constructions import construction
+columns = construction(int(sys.argv[1]))
+def cpu():
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+start = cpu()
+from nqueens_cp.core.clash_kernel import first_clash
+import numpy as np
+assert first_clash(np.array([1, 3, 0, 2], np.int32)) == -1
+loaded = cpu()
+assert first_clash(columns) == -1
+print(loaded - start, cpu() - loaded)
+"""
+
+
+def own_cost(n: int, repeat: int) -> None:
+    """Print the check's own CPU time in this checkout (medians of ``repeat`` processes): its load and
+    its pass over the construction's board of n rows."""
+    runs = [subprocess.run([sys.executable, "-c", _OWN_COST, str(n)], capture_output=True, text=True, check=True,
+                           cwd=REPO).stdout.split() for _ in range(repeat)]
+    load = statistics.median(float(run[0]) for run in runs)
+    check = statistics.median(float(run[1]) for run in runs)
+    print(f"the check's own CPU time in this checkout, n = {n}: load {load:.3f} s, pass {check:.3f} s "
+          f"(medians of {repeat} processes; runs {', '.join(f'{float(a):.3f}+{float(b):.3f}' for a, b in runs)})",
+          flush=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--old", type=Path, required=True, help="a copy of the code before the checks")
@@ -87,6 +118,7 @@ def main(argv: list[str] | None = None) -> int:
     met = True
     for case in args.cases:
         met &= compare(case, args.old, args.repeat)
+    own_cost(100_000_000, args.repeat)
     return 0 if met else 1
 
 

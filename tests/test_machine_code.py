@@ -1,4 +1,5 @@
-"""The counting kernel's machine code kept on disk and loaded without numba (``searches.machine_code``)."""
+"""Compiled kernels kept on disk as machine code and loaded without numba (``system.machine_code``):
+the counting kernel, the checker's pass over a huge board and the formatter of its columns."""
 
 from __future__ import annotations
 
@@ -13,48 +14,76 @@ import threading
 from pathlib import Path
 from typing import Callable
 
+import numpy as np
 import pytest
 
+from nqueens_cp.core import clash_kernel
+from nqueens_cp.searches import columns_text
 from nqueens_cp.searches import constellations as cons
 from nqueens_cp.searches.native import constellations_abi as abi
 from nqueens_cp.searches.native import constellations_kernel as kernel
-from nqueens_cp.searches.native import machine_code
+from nqueens_cp.system import machine_code
 
 from .conftest import REPO
 
-_COUNT_14 = (
-    "import sys\n"
-    "from nqueens_cp.searches.constellations import constellations\n"
-    "from nqueens_cp.searches.native.constellations_kernel import count_batch\n"
-    "print(count_batch(14, constellations(14)), 'numba' in sys.modules, 'numpy' in sys.modules)\n"
-)
+#: Per kernel: a program that uses it and prints its answer and whether numba and numpy were
+#: imported (they are when the kernel is compiled), and that answer.
+_PROGRAMS = {
+    "constellations": (
+        "from nqueens_cp.searches.constellations import constellations\n"
+        "from nqueens_cp.searches.native.constellations_kernel import count_batch\n"
+        "answer = count_batch(14, constellations(14))\n",
+        "ConstellationCount(total=365596, classes=45752)"),
+    "first_clash": (
+        "import numpy as np\n"
+        "from nqueens_cp.core.clash_kernel import first_clash\n"
+        "answer = (first_clash(np.array([1, 3, 0, 2], np.int32)), first_clash(np.array([1, 3, 2, 0], np.int32)))\n",
+        "(-1, 2)"),
+    "decimal_text": (
+        "import numpy as np\n"
+        "from nqueens_cp.searches.columns_text import decimal_text\n"
+        "answer = decimal_text(np.array([1, 30, 402], np.int32), b' ')\n",
+        "b'1 30 402 '"),
+}
 
 
-_COUNTED_14 = "ConstellationCount(total=365596, classes=45752)"
-
-
-def _count_14(cache: Path) -> str:
-    """Count n = 14 in a new process whose machine code is kept under ``cache``: the count, and
-    whether numba and numpy were imported (they are when the kernel is compiled)."""
+def _run(name: str, cache: Path) -> str:
+    """Run kernel ``name``'s program in a new process whose machine code is kept under ``cache``: its
+    answer, and whether numba and numpy were imported."""
+    program = _PROGRAMS[name][0] + "import sys\nprint(answer, 'numba' in sys.modules, 'numpy' in sys.modules)\n"
     env = {**os.environ, "NUMBA_CACHE_DIR": str(cache)}
-    done = subprocess.run([sys.executable, "-c", _COUNT_14], cwd=REPO, env=env, capture_output=True, text=True,
+    done = subprocess.run([sys.executable, "-c", program], cwd=REPO, env=env, capture_output=True, text=True,
                           timeout=300)
     assert done.returncode == 0, (done.returncode, done.stderr)
     return done.stdout.strip()
 
 
-@pytest.fixture(scope="module")
-def stored_14(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The kernel's cache file, as the first process compiled and stored it."""
+def _compiled(name: str) -> str:
+    return f"{_PROGRAMS[name][1]} True True"
+
+
+def _loaded(name: str) -> str:
+    """Loaded from the stored code: no numba (and for the counting kernel, no numpy either)."""
+    return f"{_PROGRAMS[name][1]} False {name != 'constellations'}"
+
+
+@pytest.fixture(scope="module", params=[
+    "constellations",
+    pytest.param("first_clash", marks=pytest.mark.slow),  # the same machinery: slow, as each compiles in a process
+    pytest.param("decimal_text", marks=pytest.mark.slow),
+])
+def stored(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> tuple[str, Path]:
+    """A kernel's name and its cache file, as the first process compiled and stored it."""
+    name = request.param
     cache = tmp_path_factory.mktemp("machine-code")
-    assert _count_14(cache) == f"{_COUNTED_14} True True"  # compiled by numba
-    (stored,) = (cache / "nqueens-cp").glob("constellations.*.native")
-    assert _count_14(cache) == f"{_COUNTED_14} False False"  # loaded: neither numba nor numpy imported
-    return stored
+    assert _run(name, cache) == _compiled(name)
+    (file,) = (cache / "nqueens-cp").glob(f"{name}.*.native")
+    assert _run(name, cache) == _loaded(name)
+    return name, file
 
 
-def test_the_first_process_compiles_and_stores_the_next_loads_without_numba(stored_14: Path) -> None:
-    header, code = stored_14.read_bytes().split(b"\n", 1)
+def test_the_first_process_compiles_and_stores_the_next_loads_without_numba(stored: tuple[str, Path]) -> None:
+    header, code = stored[1].read_bytes().split(b"\n", 1)
     assert json.loads(header)["sha256"] == hashlib.sha256(code).hexdigest()
 
 
@@ -85,17 +114,18 @@ def _foreign_header(data: bytes) -> bytes:
     pytest.param(_foreign_header, id="foreign header", marks=pytest.mark.slow),
 ])
 def test_a_damaged_cache_file_is_compiled_again_and_replaced(
-        damage: Callable[[bytes], bytes], stored_14: Path, tmp_path: Path) -> None:
+        damage: Callable[[bytes], bytes], stored: tuple[str, Path], tmp_path: Path) -> None:
     """Damaged bytes of the same size once crashed every later count (SIGSEGV, SIGBUS, SIGILL, or a
-    hang) and were never replaced: each count runs in its own process here."""
-    damaged = damage(stored_14.read_bytes())
-    assert damaged != stored_14.read_bytes()
+    hang) and were never replaced: each run is a process of its own here."""
+    name, file = stored
+    damaged = damage(file.read_bytes())
+    assert damaged != file.read_bytes()
     (tmp_path / "nqueens-cp").mkdir()
-    stored = tmp_path / "nqueens-cp" / stored_14.name
-    stored.write_bytes(damaged)
-    assert _count_14(tmp_path) == f"{_COUNTED_14} True True"  # compiled again
-    assert stored.read_bytes() != damaged
-    assert _count_14(tmp_path) == f"{_COUNTED_14} False False"  # the new file loads
+    copy = tmp_path / "nqueens-cp" / file.name
+    copy.write_bytes(damaged)
+    assert _run(name, tmp_path) == _compiled(name)  # compiled again
+    assert copy.read_bytes() != damaged
+    assert _run(name, tmp_path) == _loaded(name)  # the new file loads
 
 
 def test_stored_code_that_links_but_counts_wrong_is_compiled_again_and_replaced(
@@ -103,19 +133,43 @@ def test_stored_code_that_links_but_counts_wrong_is_compiled_again_and_replaced(
     """Code whose digest matches and that links is still not trusted before it counts n = 8 right:
     here a function of the kernel's name and signature that does nothing."""
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
-    monkeypatch.setattr(kernel, "_loaded", [])
-    monkeypatch.setattr(kernel, "_numba_compiled", [])
-    directory, key, _ = kernel.stored_code()
+    monkeypatch.setattr(kernel.KERNEL, "_loaded", [])
+    monkeypatch.setattr(kernel.KERNEL, "_numba_compiled", [])
+    directory, key, _ = kernel.KERNEL.stored_code()
     ir = "define void @f(i64 %n, i64 %c, i64* %t, i64* %o, i64* %s, i64* %w) { ret void }"
-    header, code = machine_code.emit_object(ir, "f", abi.SYMBOL)
+    header, code = machine_code.emit_object(ir, "f", kernel.KERNEL.symbol)
     machine_code.store(directory, abi.NAME, key, header, code)
-    assert kernel.stored_code()[2] == ({**header, "format": machine_code.FORMAT, "size": len(code),
-                                        "sha256": hashlib.sha256(code).hexdigest()}, code)
+    assert kernel.KERNEL.stored_code()[2] == ({**header, "format": machine_code.FORMAT, "size": len(code),
+                                               "sha256": hashlib.sha256(code).hexdigest()}, code)
     items = cons.constellations(11)
     assert kernel.finish_batch(11, items) == [cons.finish(11, c) for c in items]
-    stored = kernel.stored_code()[2]
+    stored = kernel.KERNEL.stored_code()[2]
     assert stored is not None and stored[1] != code  # replaced by the code compiled again
-    assert not kernel._numba_compiled  # and that code runs: not numba's JIT
+    assert not kernel.KERNEL._numba_compiled  # and that code runs: not numba's JIT
+
+
+@pytest.mark.parametrize("native, ir, use", [
+    pytest.param(clash_kernel.KERNEL, "define i64 @f(i32* %c, i64 %n, i64* %b) { ret i64 -1 }",
+                 lambda: clash_kernel.first_clash(np.array([1, 3, 2, 0], np.int32)) == 2, id="checker: passes all"),
+    pytest.param(columns_text.KERNEL, "define i64 @f(i32* %v, i64 %k, i8* %s, i64 %l, i8* %t) { ret i64 0 }",
+                 lambda: columns_text.decimal_text(np.array([5, 17], np.int32), b" ") == b"5 17 ",
+                 id="formatter: writes nothing"),
+])
+def test_stored_code_that_links_but_answers_wrong_is_compiled_again(
+        native: machine_code.NativeKernel, ir: str, use: Callable[[], bool], monkeypatch: pytest.MonkeyPatch,
+        tmp_path: Path) -> None:
+    """A checker whose code passes every board would print whatever a backend returned: stored code
+    is tested on known boards (or values) before it is trusted."""
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(native, "_loaded", [])
+    monkeypatch.setattr(native, "_numba_compiled", [])
+    directory, key, _ = native.stored_code()
+    header, code = machine_code.emit_object(ir, "f", native.symbol)
+    machine_code.store(directory, native.name, key, header, code)
+    assert use()
+    stored = native.stored_code()[2]
+    assert stored is not None and stored[1] != code
+    assert not native._numba_compiled
 
 
 def test_stored_code_reads_back_and_anything_else_reads_as_absent(tmp_path: Path) -> None:
@@ -177,7 +231,7 @@ def test_the_kernel_calls_no_function_of_numba_but_its_error_path() -> None:
     """Loaded without numba, the code has numba's error-reporting functions bound to abort: it must
     call nothing else of numba's (an allocation would need its runtime)."""
     kernel.finish_batch(8, cons.constellations(8))  # stored
-    cached = kernel.stored_code()[2]
+    cached = kernel.KERNEL.stored_code()[2]
     assert cached is not None
     externals = cached[0]["externals"]
     assert isinstance(externals, list)
@@ -194,7 +248,7 @@ def test_every_engine_owns_its_target_machine() -> None:
     """An execution engine frees its target machine with itself: one shared between engines left
     the next link with a freed one (a segmentation fault)."""
     kernel.finish_batch(8, cons.constellations(8))  # stored
-    cached = kernel.stored_code()[2]
+    cached = kernel.KERNEL.stored_code()[2]
     assert cached is not None
     for _ in range(2):
         with pytest.raises(RuntimeError):
@@ -214,10 +268,11 @@ def test_code_that_cannot_be_linked_runs_from_numbas_jit(monkeypatch: pytest.Mon
         raise RuntimeError("machine code calls numba_something_new, which this process does not define")
 
     monkeypatch.setattr(machine_code, "link", refuse)
-    monkeypatch.setattr(kernel, "_loaded", [])
+    monkeypatch.setattr(kernel.KERNEL, "_loaded", [])
+    monkeypatch.setattr(kernel.KERNEL, "_numba_compiled", [])
     items = cons.constellations(11)
     assert kernel.finish_batch(11, items) == [cons.finish(11, c) for c in items]
-    assert kernel._numba_compiled
+    assert kernel.KERNEL._numba_compiled
 
 
 def test_threads_count_batches_side_by_side_with_one_kernel() -> None:

@@ -319,3 +319,24 @@ def test_a_certified_enumeration_checks_each_board_before_printing_it(
     status, out, err = solve(capsys, "6", "--all", "--certify")
     assert (status, out) == (1, "")
     assert "certification failed: sat returned an invalid board for n=6: rows 0 and 1 share column 0" in err
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.int64, np.uint16])
+def test_the_compiled_pass_names_the_first_row_that_clashes(dtype: type) -> None:
+    """The machine code of the huge board's pass, on every board of 5 rows with columns -1..5 (off
+    the board included), against the definition: the first row off the board or sharing a line
+    with an earlier row."""
+    from itertools import product
+
+    from nqueens_cp.core.clash_kernel import first_clash
+
+    def expected(board: tuple[int, ...]) -> int:
+        for row, col in enumerate(board):
+            if not 0 <= col < len(board) or any(col == c or abs(col - c) == row - r for r, c in enumerate(board[:row])):
+                return row
+        return -1
+
+    low = 0 if np.dtype(dtype).kind == "u" else -1
+    for board in product(range(low, 6), repeat=5):
+        assert first_clash(np.array(board, dtype=dtype)) == expected(board), board
+    assert first_clash(np.array([0, 2**40], dtype=np.int64)) == 1  # not wrapped into the board by a cast

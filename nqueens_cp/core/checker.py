@@ -10,8 +10,9 @@ in seconds), and names two queens of a line that holds more than one.
 What ``solve`` prints goes through the fast paths: :func:`board_problem` (a tuple, valid ones
 passed by three set sizes), :func:`columns_problem` (one numpy board, compiled from
 ``COMPILED_CHECK_FROM_N`` rows) and :func:`first_invalid_board` (a batch of boards, compiled, with
-the order of the batch); the compiled loops are in :mod:`nqueens_cp.core.checker_kernel`. Each says
-what failed with :func:`solution_problems`.
+the order of the batch); the compiled loops are in :mod:`nqueens_cp.core.checker_kernel` (numba) and
+:mod:`nqueens_cp.core.clash_kernel` (stored machine code, no numba at run time). Each says what
+failed with :func:`solution_problems`.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
 #: Boards up to this size are checked pair by pair; larger ones line by line (O(n)).
 PAIRWISE_MAX_N = 200
 
-#: From this size on :func:`columns_problem` checks a numpy board by compiled code (numba).
+#: From this size on :func:`columns_problem` checks a numpy board by compiled code (machine code).
 COMPILED_CHECK_FROM_N = 100_000
 
 
@@ -128,10 +129,10 @@ def board_problem(instance: Instance, board: Solution) -> str | None:
 
 def columns_problem(instance: Instance, columns: npt.NDArray[Any]) -> str | None:
     """The first reason the board ``columns`` (a numpy array) does not solve ``instance``; None when
-    it does. From ``COMPILED_CHECK_FROM_N`` rows one compiled pass (10^8 rows in about a second)."""
+    it does. From ``COMPILED_CHECK_FROM_N`` rows one compiled pass (10^8 rows in about 0.3 s)."""
     if (columns.ndim == 1 and columns.dtype.kind in "iu" and len(columns) == instance.n
             and instance.n >= COMPILED_CHECK_FROM_N):
-        from nqueens_cp.core.checker_kernel import first_clash
+        from nqueens_cp.core.clash_kernel import first_clash
 
         if (first_clash(columns) < 0 and all(columns[row] == col for row, col in instance.fixed)
                 and not any(columns[row] == col for row, col in instance.blocked)):

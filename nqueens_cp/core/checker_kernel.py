@@ -56,34 +56,3 @@ def first_failure(boards: npt.NDArray[Any], previous: npt.NDArray[Any] | None) -
         return -1, 0
     index, what = _first_failure(boards, before.astype(boards.dtype), ordered)
     return int(index), int(what)
-
-
-@compiled
-def _first_clash(columns: Any) -> int:
-    n = columns.shape[0]
-    words = (2 * n) // 64 + 1
-    column = np.zeros(words, np.uint64)  # one bit per line
-    up = np.zeros(words, np.uint64)
-    down = np.zeros(words, np.uint64)
-    one = np.uint64(1)
-    for r in range(n):
-        c = np.int64(columns[r])
-        if c < 0 or c >= n:
-            return r
-        u = r + c
-        d = r - c + n
-        bc = one << np.uint64(c & 63)
-        bu = one << np.uint64(u & 63)
-        bd = one << np.uint64(d & 63)
-        if (column[c >> 6] & bc) or (up[u >> 6] & bu) or (down[d >> 6] & bd):
-            return r
-        column[c >> 6] |= bc
-        up[u >> 6] |= bu
-        down[d >> 6] |= bd
-    return -1
-
-
-def first_clash(columns: npt.NDArray[Any]) -> int:
-    """The first row of the board ``columns`` (``columns[row] == col``) whose queen is off the board
-    or on a line an earlier queen holds; -1 when none. One pass, 5n bits of memory."""
-    return int(_first_clash(columns))

@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import ctypes
 
-#: The kernel's name in the cache and its function's symbol in the object file.
+#: The kernel's name in the cache (its function's symbol in the object file: ``nqueens_cp_`` + name).
 NAME = "constellations"
-SYMBOL = "nqueens_cp_finish_constellations"
 
 #: The function's C signature, as numba compiles it and as ctypes calls it.
 NUMBA_SIGNATURE = "void(int64, int64, CPointer(int64), CPointer(int64), CPointer(int64), CPointer(int64))"

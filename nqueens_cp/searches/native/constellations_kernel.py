@@ -1,7 +1,7 @@
 """The compiled finishing search of start constellations, run as machine code through ctypes.
 
 The search itself is numba code (:mod:`.constellations_numba`, compiled as one C function). Its
-machine code is kept on disk by :mod:`.machine_code`, so a process that counts loads it with
+machine code is kept on disk by :mod:`nqueens_cp.system.machine_code`, so a process that counts loads it with
 llvmlite alone: neither numba nor numpy is imported (llvmlite's import and the link: about
 0.05 s, where importing numba and numpy and loading numba's own cache took 0.53-0.65 s). The
 first process after a change of the kernel, of numba or of the CPU compiles it with numba (a few
@@ -32,10 +32,10 @@ from nqueens_cp.searches.native.constellations_abi import (
     PLAIN,
     ROT90,
     ROT180,
-    SYMBOL,
     scratch_size,
     states_size,
 )
+from nqueens_cp.system.machine_code import NativeKernel
 
 _Int64 = ctypes.c_int64
 _FinishAll = Callable[[int, int, "ctypes.Array[ctypes.c_int64]", "ctypes.Array[ctypes.c_int64]",
@@ -44,68 +44,20 @@ _FinishAll = Callable[[int, int, "ctypes.Array[ctypes.c_int64]", "ctypes.Array[c
 #: The board every newly loaded kernel counts before it is trusted (a few milliseconds).
 CHECK_N = 8
 
-_lock = threading.Lock()
 _thread_buffers = threading.local()
-_loaded: list[_FinishAll] = []
-_numba_compiled: list[Any] = []
 
 
 def _sources() -> tuple[Path, ...]:
     here = Path(__file__).resolve().parent
-    compiled = here.parent.parent / "system" / "compiled.py"  # its numba settings shape the code
-    return (*(here / name for name in (
-        "constellations_numba.py", "constellations_abi.py", "machine_code.py", "constellations_kernel.py")),
-        compiled)
+    system = here.parent.parent / "system"  # the numba settings and the toolchain shape the code
+    return (*(here / name for name in ("constellations_numba.py", "constellations_abi.py", "constellations_kernel.py")),
+            system / "compiled.py", system / "machine_code.py")
 
 
-def stored_code() -> tuple[Path, str, tuple[dict[str, object], bytes] | None]:
-    """Where the kernel's machine code is kept, its key, and what is stored there under that key."""
-    from nqueens_cp.searches.native import machine_code
+def _compile() -> Any:
+    from nqueens_cp.searches.native import constellations_numba  # numba: ImportError when it is missing
 
-    directory = machine_code.cache_dir(Path(__file__).resolve())
-    key = machine_code.cache_key(*_sources())
-    return directory, key, machine_code.load_cached(directory, NAME, key)
-
-
-def _kernel() -> _FinishAll:
-    """The kernel's C function, loaded once per process (the first thread to ask does it): the
-    stored machine code when it links and counts the check board right (:func:`_counts_right`),
-    else compiled by numba, checked the same way and stored in its place. Code this process cannot
-    link (it calls a function the process lacks, say after a numba upgrade) runs from numba's own
-    JIT instead."""
-    with _lock:
-        if _loaded:
-            return _loaded[0]
-        from nqueens_cp.searches.native import machine_code
-
-        directory, key, cached = stored_code()  # None when absent or its digest does not match
-        function = _linked(cached) if cached is not None else None
-        if function is None:
-            machine_code.discard(directory, NAME, key)
-            compiled = _compile()
-            fresh = machine_code.emit_object(compiled.inspect_llvm(), compiled.native_name, SYMBOL)
-            function = _linked(fresh)
-            if function is not None:
-                machine_code.store(directory, NAME, key, *fresh)
-            else:
-                _numba_compiled.append(compiled)  # its code lives as long as it does
-                function = CTYPES_PROTOTYPE(compiled.address)
-                if not _counts_right(function):
-                    raise RuntimeError(f"the compiled constellation kernel miscounts n = {CHECK_N}")
-        _loaded.append(function)
-        return function
-
-
-def _linked(code: tuple[dict[str, object], bytes]) -> _FinishAll | None:
-    """The function of the machine ``code`` linked into this process, or None when it cannot be
-    linked or counts the check board wrong."""
-    from nqueens_cp.searches.native import machine_code
-
-    try:
-        function: _FinishAll = CTYPES_PROTOTYPE(machine_code.link(*code))
-    except RuntimeError:
-        return None
-    return function if _counts_right(function) else None
+    return constellations_numba.compile_c_function()
 
 
 def _counts_right(function: _FinishAll) -> bool:
@@ -118,10 +70,8 @@ def _counts_right(function: _FinishAll) -> bool:
     return result == ConstellationCount(A000170[CHECK_N], A002562[CHECK_N])
 
 
-def _compile() -> Any:
-    from nqueens_cp.searches.native import constellations_numba  # numba: ImportError when it is missing
-
-    return constellations_numba.compile_c_function()
+#: The kernel: its machine code stored on disk, loaded, or compiled, each time tested on ``CHECK_N``.
+KERNEL = NativeKernel(NAME, _sources(), Path(__file__).resolve(), CTYPES_PROTOTYPE, _compile, _counts_right)
 
 
 def _work_buffers(n: int) -> tuple[ctypes.Array[ctypes.c_int64], ctypes.Array[ctypes.c_int64]]:
@@ -150,7 +100,7 @@ def finish_batch(n: int, items: Sequence[Constellation]) -> list[Finished]:
         raise ValueError(f"the compiled constellation kernel handles 4 <= n <= {MAX_N}, got {n}")
     if not items:
         return []
-    return _finish(_kernel(), n, items)
+    return _finish(KERNEL.function(), n, items)
 
 
 def _finish(kernel: _FinishAll, n: int, items: Sequence[Constellation]) -> list[Finished]:

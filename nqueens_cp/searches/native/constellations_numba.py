@@ -2,7 +2,7 @@
 
 This module imports numba and numpy at import time. It is imported only to compile the kernel:
 :func:`finish_all` is compiled as one C function (``numba.cfunc``) whose machine code
-:mod:`.machine_code` keeps on disk, and :mod:`.constellations_kernel` runs it (the helpers below
+:mod:`nqueens_cp.system.machine_code` keeps on disk, and :mod:`.constellations_kernel` runs it (the helpers below
 are numba functions with ``cache=True``, inlined or linked into it).
 
 For each constellation ``(top, bottom, left, right)`` the kernel lists the free inner rows (rows
@@ -353,7 +353,7 @@ def finish_all(n: int, count: int, table_at: Any, out_at: Any, states_at: Any, s
 
 def compile_c_function() -> Any:
     """:func:`finish_all` compiled by numba as a C function (``numba.cfunc``, not cached by numba:
-    :mod:`.machine_code` keeps its machine code). ``.inspect_llvm()`` is the optimised LLVM IR of
+    :mod:`nqueens_cp.system.machine_code` keeps its machine code). ``.inspect_llvm()`` is the optimised LLVM IR of
     its library, ``.native_name`` the function's symbol in it, ``.address`` where numba's JIT put
     it in this process."""
     return numba.cfunc(NUMBA_SIGNATURE, nogil=True)(finish_all)

@@ -2,14 +2,15 @@
 
 numba's own cache (``cache=True``) still imports numba and fills its type registries before it loads
 a kernel: 0.53-0.65 s of every counting process's start-up (with numpy's import), which no split
-into threads can share. A kernel compiled as a C function (``numba.cfunc``, buffers passed in,
+into threads can share, and 0.4-0.7 s of a command that checks and prints one huge board. A kernel compiled as a C function (``numba.cfunc``, buffers passed in,
 nothing allocated) needs none of that at run time. This module turns the optimised LLVM IR numba
 made of it into an object file for this CPU (:func:`emit_object`), keeps it in the cache directory
 under a key of everything that shaped it (:func:`cache_key`, :func:`load_cached`, :func:`store`),
 and links it into an llvmlite MCJIT engine of this process (:func:`link`): about 0.05 s with
 llvmlite's import. A stored file carries the SHA-256 of its code in its header and is written
 atomically; code whose digest does not match is never linked (damaged machine code crashes the
-process that runs it), so the caller compiles again and replaces it.
+process that runs it), so the caller compiles again and replaces it. :class:`NativeKernel` does all of that for one
+kernel: load, test, or compile, test and store.
 
 The C functions called on error paths only (numba's GIL helpers, its exception raising, its freeing:
 a cfunc reports an exception raised inside it through them) are bound to ``abort`` when this process
@@ -29,7 +30,9 @@ import json
 import os
 import sys
 import threading
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, Callable
 
 import llvmlite
 import llvmlite.binding as llvm
@@ -162,3 +165,67 @@ def link(header: dict[str, object], code: bytes) -> int:
             raise RuntimeError(f"machine code without its function {header['symbol']}")
         _engines.append(engine)
         return address
+
+
+@dataclass
+class NativeKernel:
+    """One kernel's C function, loaded once per process: its stored machine code when that links and
+    passes ``works``, else compiled by numba (``compile`` returns the ``numba.cfunc``), tested the
+    same way and stored in its place. Code this process cannot link (it calls a function the process
+    lacks, say after a numba upgrade) runs from numba's own JIT instead, tested too.
+
+    ``name`` names the cache file and the function's symbol; ``sources`` are the files whose bytes
+    shape the code (:func:`cache_key`); ``beside`` the module whose ``__pycache__`` keeps it
+    (:func:`cache_dir`); ``prototype`` the ctypes type of the function.
+    """
+
+    name: str
+    sources: tuple[Path, ...]
+    beside: Path
+    prototype: Any
+    compile: Callable[[], Any]
+    works: Callable[[Any], bool]
+    _loaded: list[Any] = field(default_factory=list, repr=False)
+    _numba_compiled: list[Any] = field(default_factory=list, repr=False)  # its code lives as long as it does
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    @property
+    def symbol(self) -> str:
+        return f"nqueens_cp_{self.name}"
+
+    def stored_code(self) -> tuple[Path, str, tuple[dict[str, object], bytes] | None]:
+        """Where the machine code is kept, its key, and what is stored there under that key."""
+        directory = cache_dir(self.beside)
+        key = cache_key(*self.sources)
+        return directory, key, load_cached(directory, self.name, key)
+
+    def function(self) -> Any:
+        """The kernel's C function (the first thread to ask loads it)."""
+        with self._lock:
+            if self._loaded:
+                return self._loaded[0]
+            directory, key, cached = self.stored_code()  # None when absent or its digest does not match
+            function = self._linked(cached) if cached is not None else None
+            if function is None:
+                discard(directory, self.name, key)
+                compiled = self.compile()
+                fresh = emit_object(compiled.inspect_llvm(), compiled.native_name, self.symbol)
+                function = self._linked(fresh)
+                if function is not None:
+                    store(directory, self.name, key, *fresh)
+                else:
+                    self._numba_compiled.append(compiled)
+                    function = self.prototype(compiled.address)
+                    if not self.works(function):
+                        raise RuntimeError(f"the compiled {self.name} kernel fails its own test")
+            self._loaded.append(function)
+            return function
+
+    def _linked(self, code: tuple[dict[str, object], bytes]) -> Any | None:
+        """The function of the machine ``code`` linked into this process, or None when it cannot be
+        linked or fails its test: code that links is not yet code that works."""
+        try:
+            function = self.prototype(link(*code))
+        except RuntimeError:
+            return None
+        return function if self.works(function) else None
