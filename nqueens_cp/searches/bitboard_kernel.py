@@ -48,7 +48,7 @@ from typing import Iterator, Sequence
 import numpy as np
 import numpy.typing as npt
 
-from nqueens_cp.core.instance import Solution
+from nqueens_cp.core.instance import Queens, Solution
 from nqueens_cp.core.symmetry import INVERSE, MIRROR, REVERSE
 from nqueens_cp.searches.bitboard import COMPILED_MAX_N as MAX_N
 from nqueens_cp.system.compiled import compiled, inline
@@ -278,9 +278,10 @@ def count_masked(row_masks: Sequence[int], limit: int | None = None) -> int:
 
 def iter_solutions(row_masks: Sequence[int], batch_size: int = DEFAULT_BATCH_SIZE) -> Iterator[Solution]:
     """Every solution when row ``r`` may only use the columns in ``row_masks[r]``, in lexicographic
-    order, computed ``batch_size`` at a time by the compiled kernel."""
+    order, computed ``batch_size`` at a time by the compiled kernel (as :class:`Queens`: made
+    once, as a backend gives them)."""
     for batch in iter_solution_arrays(row_masks, batch_size):
-        yield from map(tuple, batch.tolist())
+        yield from map(Queens, batch.tolist())
 
 
 def iter_solution_arrays(row_masks: Sequence[int], batch_size: int = DEFAULT_BATCH_SIZE) -> Iterator[Int64Array]:
