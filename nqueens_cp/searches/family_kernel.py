@@ -48,6 +48,7 @@ from nqueens_cp.core.problems import Rules
 from nqueens_cp.core.symmetry import INVERSE, MIRROR, REVERSE, SYMMETRIES
 from nqueens_cp.searches.bitboard_kernel import _column_of
 from nqueens_cp.system.compiled import compiled, inline
+from nqueens_cp.system.interrupts import native_call
 
 Int64Array = npt.NDArray[np.int64]
 
@@ -194,7 +195,8 @@ def placements(rules: Rules, n: int, batch: int = PLACEMENT_BATCH) -> Iterator[t
     frames[_AVAIL, 0] = (1 << n) - 1
     out = np.zeros((batch, n), np.int64)
     while state[0] >= 0:
-        found = int(_placement_batch(n, rules.toroidal, rules.knight, state, board, frames, out))
+        with native_call():  # a compiled call: Ctrl-C or SIGTERM ends the process (see interrupts)
+            found = int(_placement_batch(n, rules.toroidal, rules.knight, state, board, frames, out))
         yield from map(tuple, out[:found].tolist())
 
 
