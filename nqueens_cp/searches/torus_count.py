@@ -1,0 +1,488 @@
+"""Toroidal queens (OEIS A051906) counted one orbit of the corner queen's symmetries at a time.
+
+A toroidal solution is a set of n squares of the torus ``Z_n x Z_n``, one in each row, column and
+wrapping diagonal. The column shift maps solutions with the row-0 queen in column ``c`` onto those
+with it in column ``c + 1``, so ``count(n) = n * |S0|``, ``S0`` the solutions holding the corner
+``(0, 0)`` (see :mod:`nqueens_cp.searches.family_kernel`). Here ``|S0|`` is cut further by the
+*linear* maps ``x -> A x (mod n)`` that fix the corner and send each of the four line families
+(rows ``r``, columns ``c``, up-diagonals ``r + c``, down-diagonals ``c - r``, each taken mod n) onto
+a family (:func:`generators`):
+
+* the scalings ``(r, c) -> (a r, a c)`` by each unit ``a`` of ``Z_n`` (``gcd(a, n) = 1``): every line
+  ``r = k``, ``c = k``, ``r + c = k``, ``c - r = k`` goes to the line of the same family with
+  ``a k``;
+* the square's symmetries: ``(r, c) -> (c, r)`` (rows and columns swapped, each diagonal family
+  onto itself) and ``(r, c) -> (r, -c)`` (the two diagonal families swapped);
+* for odd n, the eighth of a turn ``(r, c) -> (r + c, c - r)`` (determinant 2, a unit): up-diagonals
+  go to rows, down-diagonals to columns, columns to up-diagonals (``r' + c' = 2c``) and rows to
+  down-diagonals (``c' - r' = -2r``).
+
+They generate a group ``L`` of order ``8 * phi(n)`` for odd n (the stabiliser of the four
+directions in the projective line is dihedral of order 8; with the scalars), each element mapping
+``S0`` onto ``S0`` and queens to queens. (Engelhardt calls such images of a toroidal solution
+*similar*; A053994's classes use the square's symmetries and the shifts only.)
+
+**The count by orbits.** Each non-corner square ``x`` gets the key ``key(x)``: the smallest column
+``m`` with ``(1, m)`` in the orbit ``L x`` (none: no key, larger than every key); keys are
+``L``-invariant. For ``q`` in ``S0`` let ``m(q)`` be the smallest key of its non-corner queens and
+``ties(q)`` the number of its queens of that key; let ``C`` be the ``q`` holding the square
+``(1, m(q))`` itself. The elements ``g`` with ``g q`` in ``C`` are those sending a queen of key
+``m(q)`` to ``(1, m(q))``: ``ties(q) * |L| / |L (1, m)|`` of them, the same number for every member
+of the orbit ``L q``. Counting the pairs ``(q, g)`` with ``g q`` in ``C`` both ways:
+
+    ``|S0| = sum over q in C of |L (1, m(q))| / ties(q)``.
+
+So the search (:func:`canonical_histograms`) places the corner queen and the row-1 queen on
+``(1, m)`` for each column ``m`` that is its own key (about (n - 3) / 8 of them), forbids every
+square of key below ``m``, and returns how many completions have each number of queens of key
+``m``. For n = 25 the leaves fall from ``|S0| = 78,309,000`` to about ``|S0| / 8 (n - 1)``, and the
+forbidden squares shorten every branch.
+
+The search itself (:func:`_torus_count_from`) branches on the row or column with the fewest free
+squares (on the torus rows and columns play the same part); the plain count of
+:func:`nqueens_cp.searches.family_kernel.search_count` is the same search with nothing forbidden.
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from fractions import Fraction
+from math import gcd
+
+import numpy as np
+import numpy.typing as npt
+
+from nqueens_cp.searches.bitboard_kernel import _column_of
+from nqueens_cp.searches.torus_classes import Matrix, TorusMap, _compose
+from nqueens_cp.system.compiled import compiled, inline
+
+Int64Array = npt.NDArray[np.int64]
+
+
+@inline
+def _popcount(x: int) -> int:
+    """The set bits of ``x`` (0 <= x < 2**63)."""
+    x = x - ((x >> 1) & 0x5555555555555555)
+    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
+    return ((x * 0x0101010101010101) >> 56) & 0xFF
+
+
+@inline
+def _rotate(x: int, shift: int, n: int, full: int) -> int:
+    """``x`` rotated left by ``shift`` (0 <= shift < n) within n bits."""
+    return ((x << shift) | (x >> (n - shift))) & full
+
+
+@inline
+def _fewest_line(lines: int, taken: int, ups: int, downs: int, allowed: Int64Array, n: int, full: int,
+                 best: int) -> tuple[int, int, int]:
+    """Of the free ``lines`` (rows, or columns; ``taken``: the other kind's taken lines;
+    ``allowed[x]``: the squares line ``x`` may hold), the one with fewer free squares than ``best``
+    and the fewest: their number, the line, its mask of free squares (``best`` and zeros when none);
+    stops at a line of one square or none."""
+    best_line = 0
+    best_mask = 0
+    while lines:
+        b = lines & -lines
+        lines ^= b
+        x = _column_of(b)
+        mask = allowed[x] & ~taken & ~_rotate(ups, (n - x) % n, n, full) & ~_rotate(downs, x, n, full)
+        size = _popcount(mask)
+        if size < best:
+            best, best_line, best_mask = size, x, mask
+            if size <= 1:
+                break
+    return best, best_line, best_mask
+
+
+@inline
+def _block(square: int, delta: int, n: int, blocked: Int64Array, ok: Int64Array) -> None:
+    """Add ``delta`` (1 or -1) to the blocks on ``square``; its four bits in ``ok`` (see
+    :func:`_torus_count_from`) are set exactly while it has none."""
+    before = blocked[square]
+    blocked[square] = before + delta
+    r = square // n
+    c = square % n
+    up = (r + c) % n
+    down = (c - r) % n
+    if before == 0:
+        ok[0, r] &= ~(1 << c)
+        ok[1, c] &= ~(1 << r)
+        ok[2, up] &= ~(1 << down)
+        ok[3, down] &= ~(1 << up)
+    elif before + delta == 0:
+        ok[0, r] |= 1 << c
+        ok[1, c] |= 1 << r
+        ok[2, up] |= 1 << down
+        ok[3, down] |= 1 << up
+
+
+@inline
+def _settle(r: int, c: int, n: int, least: int, delta: int, line_queen: Int64Array, blocked: Int64Array,
+            ok: Int64Array, square_start: Int64Array, square_pairs: Int64Array,
+            line_start: Int64Array, line_pairs: Int64Array) -> int:
+    """The pairs ``(x, g)`` of :func:`normalizer_pairs` touched by the queen on (r, c), placed
+    (``delta`` 1) or taken back (-1; ``line_queen`` as when it was placed): the number of pairs it
+    settles (x and the queen y on g's line both placed, one of them this queen) whose value, the
+    column of ``g y``, is ``least``; and every square that would complete a pair of smaller value
+    with it blocked (unblocked), so the search never places one.
+
+    ``square_pairs`` rows (by x, from ``square_start``): g's line, g's second row (two numbers),
+    g's inverse (four); ``line_pairs`` rows (by line): x, g's second row.
+    """
+    equal = 0
+    square = r * n + c
+    for e in range(square_start[square], square_start[square + 1]):  # this queen as x
+        y = line_queen[square_pairs[e, 0]]
+        if y >= 0:
+            equal += (square_pairs[e, 1] * (y // n) + square_pairs[e, 2] * (y % n)) % n == least
+        for value in range(least):  # the line's squares y with g y = (2, value)
+            yr = (2 * square_pairs[e, 3] + value * square_pairs[e, 4]) % n
+            yc = (2 * square_pairs[e, 5] + value * square_pairs[e, 6]) % n
+            _block(yr * n + yc, delta, n, blocked, ok)
+    for line in (r, n + c, 2 * n + (r + c) % n, 3 * n + (c - r) % n):  # this queen as y
+        for e in range(line_start[line], line_start[line + 1]):
+            x = line_pairs[e, 0]
+            value = (line_pairs[e, 1] * r + line_pairs[e, 2] * c) % n
+            if line_queen[x // n] == x:
+                equal += value == least
+            elif value < least:
+                _block(x, delta, n, blocked, ok)
+    return equal
+
+
+@inline
+def _mark_lines(r: int, c: int, n: int, line_queen: Int64Array, square: int) -> None:
+    """Write ``square`` (-1: none) as the queen of the four lines through (r, c)."""
+    line_queen[r] = square
+    line_queen[n + c] = square
+    line_queen[2 * n + (r + c) % n] = square
+    line_queen[3 * n + (c - r) % n] = square
+
+
+@inline
+def _flip(r: int, c: int, n: int, half: int, taken: Int64Array) -> None:
+    """Flip the bits of the queen on (r, c) in the lines taken (see :func:`_torus_count_from`)."""
+    taken[0] ^= 1 << r
+    taken[1] ^= 1 << c
+    taken[2] ^= 1 << ((r + c) % n)
+    taken[3] ^= 1 << ((c - r) % n)
+    taken[4] ^= 1 << ((r - c) % n)
+    if half:
+        taken[5] ^= 1 << (2 * c % n)
+        taken[6] ^= 1 << (2 * r % n)
+        taken[7] ^= 1 << (-2 * r % n)
+
+
+@compiled
+def _torus_count_from(n: int, prefix: Int64Array, allowed_by_row: Int64Array, least: int, square_start: Int64Array,
+                      square_pairs: Int64Array, line_start: Int64Array, line_pairs: Int64Array) -> Int64Array:
+    """The toroidal placements (no knight) whose first rows hold the columns of ``prefix``, whose
+    every queen stands on an allowed square (bit ``c`` of ``allowed_by_row[r]``) and none of whose
+    pairs (see :func:`_settle`) has a value below ``least``: ``counts[k]`` placements have k pairs
+    of value ``least``. All zeros when the prefix breaks a rule. With no pairs (empty lists),
+    ``counts[0]`` is the plain count.
+
+    On the torus every row, column and wrapping diagonal holds exactly one queen, so after the
+    prefix the search branches on the line with the fewest free squares (a line with none ends the
+    branch). The lines taken are bit sets (``taken``): rows, columns, up-diagonals ``(r + c) mod n``
+    and the down-diagonals twice, as ``(c - r) mod n`` and ``(r - c) mod n``; row r's free columns
+    are ``ok[0, r] & ~columns & ~rot(ups, -r) & ~rot(downs_by_col, r)``, column c's free rows
+    likewise (``ok[0]``, ``ok[1]``: the squares allowed and not blocked, by row and by column).
+    For odd n the diagonals are lines to branch on too: in the coordinates ``R = r + c``,
+    ``C = c - r`` (the eighth of a turn, so ``r = (R - C) / 2`` and ``c = (R + C) / 2``) an
+    up-diagonal is a row and a down-diagonal a column, and the same formulas hold with the sets
+    ``{2c}`` (``taken[5]``, for ``R + C``), ``{2r}`` and ``{-2r}`` (``taken[6]``, ``taken[7]``) in
+    the diagonals' places (``ok[2]``, ``ok[3]``: the free squares by up- and by down-diagonal).
+    Each level of the stack keeps its line (``kind``: 0 a row, 1 a column, 2 an up-, 3 a
+    down-diagonal), the squares not yet tried, the square it holds and the pairs of value
+    ``least`` that square settled.
+    """
+    full = (1 << n) - 1
+    half = (n + 1) // 2 if n % 2 == 1 else 0  # the inverse of 2 mod n (0: n even, rows and columns only)
+    counts = np.zeros(square_pairs.shape[0] + 1, np.int64)
+    line_queen = np.full(4 * n, -1, np.int64)
+    blocked = np.ones(n * n, np.int64)
+    ok = np.zeros((4, n), np.int64)
+    for r in range(n):
+        for c in range(n):
+            if (allowed_by_row[r] >> c) & 1:
+                _block(r * n + c, -1, n, blocked, ok)
+    taken = np.zeros(8, np.int64)
+    placed = 0
+    equal = 0
+    for r in range(prefix.shape[0]):
+        c = prefix[r]
+        if (taken[1] >> c) & 1 or (taken[2] >> ((r + c) % n)) & 1 or (taken[3] >> ((c - r) % n)) & 1:
+            return counts
+        if not (ok[0, r] >> c) & 1:
+            return counts
+        equal += _settle(r, c, n, least, 1, line_queen, blocked, ok, square_start, square_pairs, line_start,
+                         line_pairs)
+        _mark_lines(r, c, n, line_queen, r * n + c)
+        _flip(r, c, n, half, taken)
+        placed += 1
+    if placed == n:
+        counts[equal] += 1
+        return counts
+    kind = np.zeros(n + 1, np.int64)
+    line = np.zeros(n + 1, np.int64)
+    avail = np.zeros(n + 1, np.int64)
+    held_row = np.full(n + 1, -1, np.int64)
+    held_col = np.zeros(n + 1, np.int64)
+    held_equal = np.zeros(n + 1, np.int64)
+    depth = 0
+    select = True
+    while True:
+        if select:  # open a level on the line with the fewest free squares
+            rows, cols, ups, downs_by_col, downs_by_row = taken[0], taken[1], taken[2], taken[3], taken[4]
+            best, best_line, best_mask = _fewest_line(full & ~rows, cols, ups, downs_by_col, ok[0], n, full, n + 1)
+            best_kind = 0
+            if best > 1:
+                size, x, mask = _fewest_line(full & ~cols, rows, ups, downs_by_row, ok[1], n, full, best)
+                if size < best:
+                    best, best_kind, best_line, best_mask = size, 1, x, mask
+            if best > 1 and half:
+                size, x, mask = _fewest_line(full & ~ups, downs_by_col, taken[5], taken[7], ok[2], n, full, best)
+                if size < best:
+                    best, best_kind, best_line, best_mask = size, 2, x, mask
+                if best > 1:
+                    size, x, mask = _fewest_line(full & ~downs_by_col, ups, taken[5], taken[6], ok[3], n, full, best)
+                    if size < best:
+                        best, best_kind, best_line, best_mask = size, 3, x, mask
+            if best > 0:
+                kind[depth] = best_kind
+                line[depth] = best_line
+                avail[depth] = best_mask
+                held_row[depth] = -1
+                depth += 1
+            select = False
+        if depth == 0:
+            break
+        top = depth - 1
+        if held_row[top] >= 0:  # take back the square this level held
+            r = held_row[top]
+            c = held_col[top]
+            _flip(r, c, n, half, taken)
+            _mark_lines(r, c, n, line_queen, -1)
+            _settle(r, c, n, least, -1, line_queen, blocked, ok, square_start, square_pairs, line_start, line_pairs)
+            equal -= held_equal[top]
+            placed -= 1
+            held_row[top] = -1
+        a = avail[top]
+        if a == 0:
+            depth -= 1
+            continue
+        b = a & -a
+        avail[top] = a ^ b
+        k = kind[top]
+        x = _column_of(b)
+        if k == 0:
+            r, c = line[top], x
+        elif k == 1:
+            r, c = x, line[top]
+        elif k == 2:
+            r, c = (line[top] - x) * half % n, (line[top] + x) * half % n
+        else:
+            r, c = (x - line[top]) * half % n, (x + line[top]) * half % n
+        settled = _settle(r, c, n, least, 1, line_queen, blocked, ok, square_start, square_pairs, line_start,
+                          line_pairs)
+        _mark_lines(r, c, n, line_queen, r * n + c)
+        _flip(r, c, n, half, taken)
+        equal += settled
+        placed += 1
+        held_row[top] = r
+        held_col[top] = c
+        held_equal[top] = settled
+        if placed == n:
+            counts[equal] += 1
+        else:
+            select = True
+    return counts
+
+
+def plain_count_from(n: int, prefix: tuple[int, ...]) -> int:
+    """The toroidal placements whose first rows hold the columns of ``prefix``, nothing forbidden."""
+    everything = np.full(n, (1 << n) - 1, np.int64)
+    return int(_torus_count_from(n, np.array(prefix, np.int64), everything, -1, np.zeros(n * n + 1, np.int64),
+                                 np.zeros((0, 7), np.int64), np.zeros(4 * n + 1, np.int64),
+                                 np.zeros((0, 3), np.int64))[0])
+
+
+def generators(n: int) -> tuple[TorusMap, ...]:
+    """Linear maps of the n x n torus (n >= 2) that fix the corner and send rows, columns and both
+    families of wrapping diagonals onto such lines (see the module docstring)."""
+    matrices: list[Matrix] = [(a, 0, 0, a) for a in range(2, n) if gcd(a, n) == 1]
+    matrices += [(0, 1, 1, 0), (1, 0, 0, -1)]
+    if n % 2 == 1:
+        matrices.append((1, 1, -1, 1))
+    return tuple(TorusMap((a % n, b % n, c % n, d % n), (0, 0)) for a, b, c, d in matrices)
+
+
+def group(n: int) -> tuple[TorusMap, ...]:
+    """Every element of the group ``L`` that :func:`generators` generate (n >= 2; the identity
+    first), by closing the identity under the generators."""
+    found = {TorusMap((1, 0, 0, 1), (0, 0)): None}
+    frontier = list(found)
+    while frontier:
+        element = frontier.pop()
+        for generator in generators(n):
+            a, b, c, d = _compose(n, generator, element).matrix
+            product = TorusMap((a % n, b % n, c % n, d % n), (0, 0))
+            if product not in found:
+                found[product] = None
+                frontier.append(product)
+    return tuple(found)
+
+
+@dataclass(frozen=True)
+class Orbits:
+    """The squares of the n x n torus (n >= 2) by their orbits under the group ``L``.
+
+    ``key[r, c]``: the smallest column m with ``(1, m)`` in the orbit of ``(r, c)`` (n when the
+    orbit misses row 1; the corner's orbit is the corner alone); ``size[r, c]``: the orbit's size.
+    """
+
+    n: int
+    elements: tuple[TorusMap, ...]
+    key: Int64Array
+    size: Int64Array
+
+    def canonical_columns(self) -> list[int]:
+        """The columns m whose square ``(1, m)`` is the key of its orbit and not attacked by the
+        corner queen: the searches to run."""
+        return [m for m in range(2, self.n - 1) if self.key[1, m] == m]
+
+
+def orbits(n: int) -> Orbits:
+    """The orbits of the squares of the n x n torus (n >= 2) under ``L`` (each square's images)."""
+    elements = group(n)
+    key = np.full((n, n), n, np.int64)
+    size = np.zeros((n, n), np.int64)
+    for r in range(n):
+        for q in range(n):
+            images = {g.apply(n, (r, q)) for g in elements}
+            size[r, q] = len(images)
+            key[r, q] = min((image[1] for image in images if image[0] == 1), default=n)
+    return Orbits(n, elements, key, size)
+
+
+def _inverse(x: int, n: int) -> int:
+    return pow(x, -1, n)
+
+
+def _line_to_row_two(n: int, matrix: Matrix) -> int:
+    """The line ``{z : (matrix z)'s row = 2}`` as its index among the 4n lines: row r is r,
+    column c is n + c, up-diagonal ``r + c = k`` is 2n + k, down-diagonal ``c - r = k`` is 3n + k."""
+    a, b = matrix[0], matrix[1]
+    if b == 0:
+        return 2 * _inverse(a, n) % n
+    if a == 0:
+        return n + 2 * _inverse(b, n) % n
+    if a == b:
+        return 2 * n + 2 * _inverse(a, n) % n
+    if (a + b) % n == 0:
+        return 3 * n + (-2 * _inverse(a, n)) % n
+    raise ValueError(f"{matrix} does not map a line family onto the rows")
+
+
+def normalizer_pairs(orbit: Orbits, m: int) -> list[tuple[int, Matrix, int]]:
+    """The pairs ``(x, g)``, x a square of key m (as ``r * n + c``) and g an element of ``L`` with
+    ``g x = (1, m)``, each with the line g sends onto row 2 (its index as in
+    :func:`_line_to_row_two`). A placement in ``C`` holds such an x; the row-2 queen of ``g q`` is g
+    of the queen of q on that line."""
+    n = orbit.n
+    pairs = []
+    for r in range(n):
+        for q in range(n):
+            if orbit.key[r, q] == m:
+                for g in orbit.elements:
+                    if g.apply(n, (r, q)) == (1, m):
+                        pairs.append((r * n + q, g.matrix, _line_to_row_two(n, g.matrix)))
+    return pairs
+
+
+def _inverse_matrix(n: int, matrix: Matrix) -> Matrix:
+    a, b, c, d = matrix
+    det = _inverse((a * d - b * c) % n, n)
+    return (d * det % n, -b * det % n, -c * det % n, a * det % n)
+
+
+def _compressed(n: int, pairs: list[tuple[int, Matrix, int]], by_line: bool) -> tuple[Int64Array, Int64Array]:
+    """The pairs grouped by their square (``by_line``: by their line) as the kernel's compressed
+    lists (see :func:`_settle`): the start of each group and one row per pair."""
+    groups = 4 * n if by_line else n * n
+    ordered = sorted(pairs, key=lambda pair: pair[2] if by_line else pair[0])
+    start = np.zeros(groups + 1, np.int64)
+    for square, _, line in ordered:
+        start[(line if by_line else square) + 1] += 1
+    rows: list[tuple[int, ...]] = ([(square, g[2], g[3]) for square, g, _ in ordered] if by_line
+                                   else [(line, g[2], g[3], *_inverse_matrix(n, g)) for _, g, line in ordered])
+    return np.cumsum(start).astype(np.int64), np.array(rows, np.int64).reshape(len(rows), 3 if by_line else 7)
+
+
+@dataclass(frozen=True)
+class Canonical:
+    """What the search for column m needs: the squares allowed (key at least m, and the corner) by
+    row, and the pairs of :func:`normalizer_pairs` by square and by line."""
+
+    by_row: Int64Array
+    by_square: tuple[Int64Array, Int64Array]
+    by_line: tuple[Int64Array, Int64Array]
+
+    def count_from(self, n: int, prefix: tuple[int, int, int]) -> Int64Array:
+        """The completions of ``prefix`` (the corner, ``(1, m)``, the row-2 queen) in ``C'``, by
+        their number of pairs whose value is the row-2 queen's column."""
+        return _torus_count_from(n, np.array(prefix, np.int64), self.by_row, prefix[2], *self.by_square,
+                                 *self.by_line)
+
+
+def canonical(orbit: Orbits, m: int) -> Canonical:
+    """The :class:`Canonical` of column m."""
+    n = orbit.n
+    allowed = orbit.key >= m
+    allowed[0, 0] = True
+    by_row = (allowed * (1 << np.arange(n, dtype=np.int64))[np.newaxis, :]).sum(axis=1).astype(np.int64)
+    pairs = normalizer_pairs(orbit, m)
+    return Canonical(by_row, _compressed(n, pairs, False), _compressed(n, pairs, True))
+
+
+def canonical_histograms(orbit: Orbits, workers: int = 2) -> dict[int, Int64Array]:
+    """For each canonical column m (:meth:`Orbits.canonical_columns`), the placements of ``C'`` with
+    the row-1 queen on ``(1, m)``, by their number of pairs of least value; split over the row-2
+    queen's column and counted on ``workers`` threads (each call releases the GIL)."""
+    n = orbit.n
+    searches = {m: canonical(orbit, m) for m in orbit.canonical_columns()}
+    tasks = [(m, c) for m in searches for c in range(n)]
+
+    def one(task: tuple[int, int]) -> Int64Array:
+        m, c = task
+        return searches[m].count_from(n, (0, m, c))
+
+    histograms = {m: np.zeros(len(orbit.elements) + 1, np.int64) for m in searches}
+    with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
+        for (m, _), counts in zip(tasks, pool.map(one, tasks), strict=True):
+            histograms[m] += counts
+    return histograms
+
+
+def corner_count(n: int, workers: int = 2) -> int:
+    """``|S0|``, the toroidal solutions holding the corner (n >= 4), by the orbit sum of the
+    module docstring: ``|L| / k`` for each placement of ``C'`` with k pairs of least value."""
+    orbit = orbits(n)
+    order = len(orbit.elements)
+    total = Fraction(0)
+    for counts in canonical_histograms(orbit, workers).values():
+        assert counts[0] == 0, "the identity's pair of (1, m) has the least value in every placement"
+        total += sum(Fraction(order * int(k), pairs) for pairs, k in enumerate(counts) if pairs)
+    assert total.denominator == 1, f"the orbit sum {total} is not a whole number"
+    return int(total)
+
+
+def count(n: int, workers: int = 2) -> int:
+    """The toroidal solutions of side n (n >= 1): ``n * |S0|``."""
+    if n < 4:
+        return 1 if n == 1 else 0
+    return n * corner_count(n, workers)
