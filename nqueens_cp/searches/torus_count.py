@@ -24,23 +24,30 @@ directions in the projective line is dihedral of order 8; with the scalars), eac
 
 **The count by orbits.** Each non-corner square ``x`` gets the key ``key(x)``: the smallest column
 ``m`` with ``(1, m)`` in the orbit ``L x`` (none: no key, larger than every key); keys are
-``L``-invariant. For ``q`` in ``S0`` let ``m(q)`` be the smallest key of its non-corner queens and
-``ties(q)`` the number of its queens of that key; let ``C`` be the ``q`` holding the square
-``(1, m(q))`` itself. The elements ``g`` with ``g q`` in ``C`` are those sending a queen of key
-``m(q)`` to ``(1, m(q))``: ``ties(q) * |L| / |L (1, m)|`` of them, the same number for every member
-of the orbit ``L q``. Counting the pairs ``(q, g)`` with ``g q`` in ``C`` both ways:
+``L``-invariant. For ``q`` in ``S0`` let ``m(q)`` be the smallest key of its non-corner queens, and
+``A(q)`` the pairs ``(x, g)``: ``x`` a queen of ``q`` of key ``m(q)``, ``g`` in ``L`` with
+``g x = (1, m(q))``. Each pair gives ``g q``, a member of ``S0`` with a queen on ``(1, m(q))``; its
+*value* is the column of the row-2 queen of ``g q`` (g's preimage of row 2 is a line of one of the
+four families, which holds exactly one queen ``y`` of ``q``: the value is the column of ``g y``).
+Let ``C`` be the ``q`` holding ``(1, m(q))`` whose own row-2 column is the least value over
+``A(q)``, and ``k(q)`` the number of pairs reaching it. The elements ``g`` with ``g q`` in ``C``
+are exactly the ``g`` of the pairs of least value, ``k(q)`` of them, the same number for every
+member of the orbit ``L q``; counting the pairs ``(q, g)`` with ``g q`` in ``C`` both ways:
 
-    ``|S0| = sum over q in C of |L (1, m(q))| / ties(q)``.
+    ``|S0| = sum over q in C of |L| / k(q)``.
 
-So the search (:func:`canonical_histograms`) places the corner queen and the row-1 queen on
-``(1, m)`` for each column ``m`` that is its own key (about (n - 3) / 8 of them), forbids every
-square of key below ``m``, and returns how many completions have each number of queens of key
-``m``. For n = 25 the leaves fall from ``|S0| = 78,309,000`` to about ``|S0| / 8 (n - 1)``, and the
-forbidden squares shorten every branch.
+So the search (:func:`canonical_histograms`) runs one task per canonical column ``m`` (a column
+that is its own key; for n = 25 they are 2, 4, 5 and 7) and row-2 column ``v``: the corner, ``(1, m)``
+and ``(2, v)`` placed, every square of key below ``m`` forbidden, and for each queen ``x`` of key
+``m`` placed, the squares of its pairs' lines whose value would be below ``v`` blocked (a
+queen ``y`` already there refuses ``x``). It returns how many completions have each ``k``,
+counted on the finished board. The row-1 queen is thus one of about ``n / 8`` columns instead of
+``n - 3``, and the least value prunes the tasks of the larger ``v``.
 
-The search itself (:func:`_torus_count_from`) branches on the row or column with the fewest free
-squares (on the torus rows and columns play the same part); the plain count of
-:func:`nqueens_cp.searches.family_kernel.search_count` is the same search with nothing forbidden.
+The search itself (:func:`_torus_count_from`) branches on the line with the fewest free squares
+(rows, columns and, for odd n, both diagonal families: on the torus all four play the same part);
+the plain count (:func:`plain_count_from`, used by
+:func:`nqueens_cp.searches.family_kernel.search_count`) is the same search with nothing forbidden.
 """
 
 from __future__ import annotations
@@ -121,35 +128,38 @@ def _block(square: int, delta: int, n: int, blocked: Int64Array, ok: Int64Array)
 
 @inline
 def _settle(r: int, c: int, n: int, least: int, delta: int, line_queen: Int64Array, blocked: Int64Array,
-            ok: Int64Array, square_start: Int64Array, square_pairs: Int64Array,
-            line_start: Int64Array, line_pairs: Int64Array) -> int:
-    """The pairs ``(x, g)`` of :func:`normalizer_pairs` touched by the queen on (r, c), placed
-    (``delta`` 1) or taken back (-1; ``line_queen`` as when it was placed): the number of pairs it
-    settles (x and the queen y on g's line both placed, one of them this queen) whose value, the
-    column of ``g y``, is ``least``; and every square that would complete a pair of smaller value
-    with it blocked (unblocked), so the search never places one.
-
-    ``square_pairs`` rows (by x, from ``square_start``): g's line, g's second row (two numbers),
-    g's inverse (four); ``line_pairs`` rows (by line): x, g's second row.
+            ok: Int64Array, square_start: Int64Array, square_pairs: Int64Array) -> bool:
+    """The pairs ``(x, g)`` of :func:`normalizer_pairs` with x the queen on (r, c), placed (``delta``
+    1) or taken back (-1): False when the queen y on g's line is placed and the column of ``g y``
+    (the pair's value) is below ``least`` (the placement is not canonical; nothing changed); else
+    every square of g's line whose value would be below ``least`` blocked (unblocked), so no such y
+    comes later. ``square_pairs`` rows (by x, from ``square_start``): g's line, g's second row (two
+    numbers), g's inverse (four).
     """
-    equal = 0
     square = r * n + c
-    for e in range(square_start[square], square_start[square + 1]):  # this queen as x
-        y = line_queen[square_pairs[e, 0]]
-        if y >= 0:
-            equal += (square_pairs[e, 1] * (y // n) + square_pairs[e, 2] * (y % n)) % n == least
+    if delta > 0:
+        for e in range(square_start[square], square_start[square + 1]):
+            y = line_queen[square_pairs[e, 0]]
+            if y >= 0 and (square_pairs[e, 1] * (y // n) + square_pairs[e, 2] * (y % n)) % n < least:
+                return False
+    for e in range(square_start[square], square_start[square + 1]):
         for value in range(least):  # the line's squares y with g y = (2, value)
             yr = (2 * square_pairs[e, 3] + value * square_pairs[e, 4]) % n
             yc = (2 * square_pairs[e, 5] + value * square_pairs[e, 6]) % n
             _block(yr * n + yc, delta, n, blocked, ok)
-    for line in (r, n + c, 2 * n + (r + c) % n, 3 * n + (c - r) % n):  # this queen as y
-        for e in range(line_start[line], line_start[line + 1]):
-            x = line_pairs[e, 0]
-            value = (line_pairs[e, 1] * r + line_pairs[e, 2] * c) % n
-            if line_queen[x // n] == x:
-                equal += value == least
-            elif value < least:
-                _block(x, delta, n, blocked, ok)
+    return True
+
+
+@inline
+def _least_pairs(n: int, least: int, line_queen: Int64Array, square_start: Int64Array,
+                 square_pairs: Int64Array) -> int:
+    """On a full board: the pairs ``(x, g)`` whose value is ``least``."""
+    equal = 0
+    for r in range(n):
+        square = line_queen[r]
+        for e in range(square_start[square], square_start[square + 1]):
+            y = line_queen[square_pairs[e, 0]]
+            equal += (square_pairs[e, 1] * (y // n) + square_pairs[e, 2] * (y % n)) % n == least
     return equal
 
 
@@ -178,11 +188,11 @@ def _flip(r: int, c: int, n: int, half: int, taken: Int64Array) -> None:
 
 @compiled
 def _torus_count_from(n: int, prefix: Int64Array, allowed_by_row: Int64Array, least: int, square_start: Int64Array,
-                      square_pairs: Int64Array, line_start: Int64Array, line_pairs: Int64Array) -> Int64Array:
+                      square_pairs: Int64Array) -> Int64Array:
     """The toroidal placements (no knight) whose first rows hold the columns of ``prefix``, whose
     every queen stands on an allowed square (bit ``c`` of ``allowed_by_row[r]``) and none of whose
     pairs (see :func:`_settle`) has a value below ``least``: ``counts[k]`` placements have k pairs
-    of value ``least``. All zeros when the prefix breaks a rule. With no pairs (empty lists),
+    of value ``least`` (:func:`_least_pairs`). All zeros when the prefix breaks a rule. With no pairs (empty lists),
     ``counts[0]`` is the plain count.
 
     On the torus every row, column and wrapping diagonal holds exactly one queen, so after the
@@ -197,8 +207,7 @@ def _torus_count_from(n: int, prefix: Int64Array, allowed_by_row: Int64Array, le
     ``{2c}`` (``taken[5]``, for ``R + C``), ``{2r}`` and ``{-2r}`` (``taken[6]``, ``taken[7]``) in
     the diagonals' places (``ok[2]``, ``ok[3]``: the free squares by up- and by down-diagonal).
     Each level of the stack keeps its line (``kind``: 0 a row, 1 a column, 2 an up-, 3 a
-    down-diagonal), the squares not yet tried, the square it holds and the pairs of value
-    ``least`` that square settled.
+    down-diagonal), the squares not yet tried and the square it holds.
     """
     full = (1 << n) - 1
     half = (n + 1) // 2 if n % 2 == 1 else 0  # the inverse of 2 mod n (0: n even, rows and columns only)
@@ -212,27 +221,25 @@ def _torus_count_from(n: int, prefix: Int64Array, allowed_by_row: Int64Array, le
                 _block(r * n + c, -1, n, blocked, ok)
     taken = np.zeros(8, np.int64)
     placed = 0
-    equal = 0
     for r in range(prefix.shape[0]):
         c = prefix[r]
         if (taken[1] >> c) & 1 or (taken[2] >> ((r + c) % n)) & 1 or (taken[3] >> ((c - r) % n)) & 1:
             return counts
         if not (ok[0, r] >> c) & 1:
             return counts
-        equal += _settle(r, c, n, least, 1, line_queen, blocked, ok, square_start, square_pairs, line_start,
-                         line_pairs)
+        if not _settle(r, c, n, least, 1, line_queen, blocked, ok, square_start, square_pairs):
+            return counts
         _mark_lines(r, c, n, line_queen, r * n + c)
         _flip(r, c, n, half, taken)
         placed += 1
     if placed == n:
-        counts[equal] += 1
+        counts[_least_pairs(n, least, line_queen, square_start, square_pairs)] += 1
         return counts
     kind = np.zeros(n + 1, np.int64)
     line = np.zeros(n + 1, np.int64)
     avail = np.zeros(n + 1, np.int64)
     held_row = np.full(n + 1, -1, np.int64)
     held_col = np.zeros(n + 1, np.int64)
-    held_equal = np.zeros(n + 1, np.int64)
     depth = 0
     select = True
     while True:
@@ -267,8 +274,7 @@ def _torus_count_from(n: int, prefix: Int64Array, allowed_by_row: Int64Array, le
             c = held_col[top]
             _flip(r, c, n, half, taken)
             _mark_lines(r, c, n, line_queen, -1)
-            _settle(r, c, n, least, -1, line_queen, blocked, ok, square_start, square_pairs, line_start, line_pairs)
-            equal -= held_equal[top]
+            _settle(r, c, n, least, -1, line_queen, blocked, ok, square_start, square_pairs)
             placed -= 1
             held_row[top] = -1
         a = avail[top]
@@ -287,17 +293,15 @@ def _torus_count_from(n: int, prefix: Int64Array, allowed_by_row: Int64Array, le
             r, c = (line[top] - x) * half % n, (line[top] + x) * half % n
         else:
             r, c = (x - line[top]) * half % n, (x + line[top]) * half % n
-        settled = _settle(r, c, n, least, 1, line_queen, blocked, ok, square_start, square_pairs, line_start,
-                          line_pairs)
+        if not _settle(r, c, n, least, 1, line_queen, blocked, ok, square_start, square_pairs):
+            continue
         _mark_lines(r, c, n, line_queen, r * n + c)
         _flip(r, c, n, half, taken)
-        equal += settled
         placed += 1
         held_row[top] = r
         held_col[top] = c
-        held_equal[top] = settled
         if placed == n:
-            counts[equal] += 1
+            counts[_least_pairs(n, least, line_queen, square_start, square_pairs)] += 1
         else:
             select = True
     return counts
@@ -307,8 +311,7 @@ def plain_count_from(n: int, prefix: tuple[int, ...]) -> int:
     """The toroidal placements whose first rows hold the columns of ``prefix``, nothing forbidden."""
     everything = np.full(n, (1 << n) - 1, np.int64)
     return int(_torus_count_from(n, np.array(prefix, np.int64), everything, -1, np.zeros(n * n + 1, np.int64),
-                                 np.zeros((0, 7), np.int64), np.zeros(4 * n + 1, np.int64),
-                                 np.zeros((0, 3), np.int64))[0])
+                                 np.zeros((0, 7), np.int64))[0])
 
 
 def generators(n: int) -> tuple[TorusMap, ...]:
@@ -410,33 +413,29 @@ def _inverse_matrix(n: int, matrix: Matrix) -> Matrix:
     return (d * det % n, -b * det % n, -c * det % n, a * det % n)
 
 
-def _compressed(n: int, pairs: list[tuple[int, Matrix, int]], by_line: bool) -> tuple[Int64Array, Int64Array]:
-    """The pairs grouped by their square (``by_line``: by their line) as the kernel's compressed
-    lists (see :func:`_settle`): the start of each group and one row per pair."""
-    groups = 4 * n if by_line else n * n
-    ordered = sorted(pairs, key=lambda pair: pair[2] if by_line else pair[0])
-    start = np.zeros(groups + 1, np.int64)
-    for square, _, line in ordered:
-        start[(line if by_line else square) + 1] += 1
-    rows: list[tuple[int, ...]] = ([(square, g[2], g[3]) for square, g, _ in ordered] if by_line
-                                   else [(line, g[2], g[3], *_inverse_matrix(n, g)) for _, g, line in ordered])
-    return np.cumsum(start).astype(np.int64), np.array(rows, np.int64).reshape(len(rows), 3 if by_line else 7)
+def _by_square(n: int, pairs: list[tuple[int, Matrix, int]]) -> tuple[Int64Array, Int64Array]:
+    """The pairs grouped by their square as the kernel's compressed lists (see :func:`_settle`):
+    the start of each square's group and one row per pair."""
+    ordered = sorted(pairs, key=lambda pair: pair[0])
+    start = np.zeros(n * n + 1, np.int64)
+    for square, _, _ in ordered:
+        start[square + 1] += 1
+    rows = [(line, g[2], g[3], *_inverse_matrix(n, g)) for _, g, line in ordered]
+    return np.cumsum(start).astype(np.int64), np.array(rows, np.int64).reshape(len(rows), 7)
 
 
 @dataclass(frozen=True)
 class Canonical:
     """What the search for column m needs: the squares allowed (key at least m, and the corner) by
-    row, and the pairs of :func:`normalizer_pairs` by square and by line."""
+    row, and the pairs of :func:`normalizer_pairs` by square."""
 
     by_row: Int64Array
-    by_square: tuple[Int64Array, Int64Array]
-    by_line: tuple[Int64Array, Int64Array]
+    pairs: tuple[Int64Array, Int64Array]
 
     def count_from(self, n: int, prefix: tuple[int, int, int]) -> Int64Array:
         """The completions of ``prefix`` (the corner, ``(1, m)``, the row-2 queen) in ``C'``, by
         their number of pairs whose value is the row-2 queen's column."""
-        return _torus_count_from(n, np.array(prefix, np.int64), self.by_row, prefix[2], *self.by_square,
-                                 *self.by_line)
+        return _torus_count_from(n, np.array(prefix, np.int64), self.by_row, prefix[2], *self.pairs)
 
 
 def canonical(orbit: Orbits, m: int) -> Canonical:
@@ -445,8 +444,7 @@ def canonical(orbit: Orbits, m: int) -> Canonical:
     allowed = orbit.key >= m
     allowed[0, 0] = True
     by_row = (allowed * (1 << np.arange(n, dtype=np.int64))[np.newaxis, :]).sum(axis=1).astype(np.int64)
-    pairs = normalizer_pairs(orbit, m)
-    return Canonical(by_row, _compressed(n, pairs, False), _compressed(n, pairs, True))
+    return Canonical(by_row, _by_square(n, normalizer_pairs(orbit, m)))
 
 
 def canonical_histograms(orbit: Orbits, workers: int = 2) -> dict[int, Int64Array]:
