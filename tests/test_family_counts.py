@@ -71,24 +71,24 @@ def test_the_weighted_canonical_count_is_the_plain_count() -> None:
 
 
 def _recount(n: int) -> dict[int, Counter[int]]:
-    """The histograms of :func:`torus_count.canonical_histograms` from their definitions, over the
-    enumerated solutions that hold the corner: for each, the least key m of its queens; when it
-    holds (1, m), the pairs (x, g) with g x = (1, m) and the column of g's image's row-2 queen; kept
-    when its own row-2 column is the least of those values, with the number of pairs reaching it."""
+    """The histograms of :func:`torus_count.canonical_histograms` from their definitions, over all
+    the enumerated solutions: the least key m of a difference of two queens; when the solution
+    holds (0, 0) and (1, m), the triples (x, y, A) with key(y - x) = m and A (y - x) = (1, m), and
+    each one's value, the row-2 column of the solution mapped by z -> A (z - x); kept when its own
+    row-2 column is the least value, with the number of triples reaching it."""
     orbit = torus_count.orbits(n)
     found: dict[int, Counter[int]] = {}
     for solution in family.bitboard_solutions(TORUS, n):
-        if solution[0] != 0:
-            continue
         queens = _squares(solution)
-        m = min(int(orbit.key[x]) for x in queens if x != (0, 0))
-        if solution[1] != m:
+        differences = {(x, y): ((y[0] - x[0]) % n, (y[1] - x[1]) % n) for x in queens for y in queens if x != y}
+        m = min(int(orbit.key[d]) for d in differences.values())
+        if solution[0] != 0 or solution[1] != m:
             continue
         values = []
-        for x in queens:
+        for (x, _), d in differences.items():
             for g in orbit.elements:
-                if int(orbit.key[x]) == m and g.apply(n, x) == (1, m):
-                    image = dict(g.apply(n, y) for y in queens)
+                if int(orbit.key[d]) == m and g.apply(n, d) == (1, m):
+                    image = dict(g.apply(n, ((w[0] - x[0]) % n, (w[1] - x[1]) % n)) for w in queens)
                     values.append(image[2])
         if solution[2] == min(values):
             found.setdefault(m, Counter())[values.count(solution[2])] += 1
@@ -101,6 +101,14 @@ def test_the_canonical_search_finds_the_canonical_solutions_of_the_definition(n:
     searched = {m: Counter({k: int(v) for k, v in enumerate(h) if v}) for m, h in
                 torus_count.canonical_histograms(orbit).items()}
     assert {m: h for m, h in searched.items() if h} == _recount(n)
+
+
+def test_the_pruning_window_changes_the_work_not_the_answer() -> None:
+    orbit = torus_count.orbits(17)
+    search = torus_count.canonical(orbit, 2)
+    for least in range(3, 9):
+        histograms = [search.count_from(17, least, window).tolist() for window in (0, 1, 3, 5, 17)]
+        assert all(h == histograms[0] for h in histograms), least
 
 
 @pytest.mark.parametrize("n", [10, 11, 12])

@@ -7,7 +7,7 @@ int64 bit masks (bit ``c`` is column ``c``) from a fixed prefix of rows: row by 
 (``_count_from``, every rule set) or, for toroidal queens without the knight, on the line with the
 fewest free squares (:func:`nqueens_cp.searches.torus_count.plain_count_from`). :func:`count`
 hands the two problems with published counts to searches that use more symmetry:
-:mod:`~nqueens_cp.searches.torus_count` (toroidal queens, the corner queen's linear symmetries) and
+:mod:`~nqueens_cp.searches.torus_count` (toroidal queens, the torus's affine symmetries) and
 :mod:`~nqueens_cp.searches.superqueens_count` (superqueens, the square's whole group);
 :func:`search_count` keeps the searches below, the reference they are tested against.
 
@@ -254,8 +254,8 @@ def search_count(rules: Rules, n: int, workers: int = 2) -> int:
 
 def count(rules: Rules, n: int, workers: int = 2) -> int:
     """The placements of n pieces under ``rules`` (0 at once on a torus whose side is not coprime
-    to 6, by Polya's theorem), on ``workers`` threads: toroidal queens by the orbits of the corner
-    queen's symmetries (:mod:`~nqueens_cp.searches.torus_count`), superqueens by the square's whole
+    to 6, by Polya's theorem), on ``workers`` threads: toroidal queens by the orbits of the torus's
+    affine symmetries (:mod:`~nqueens_cp.searches.torus_count`), superqueens by the square's whole
     group (:mod:`~nqueens_cp.searches.superqueens_count`), the other rules by :func:`search_count`."""
     if rules.toroidal and n > 1 and gcd(n, 6) != 1:
         _check_size(n)

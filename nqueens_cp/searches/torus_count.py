@@ -1,12 +1,11 @@
-"""Toroidal queens (OEIS A051906) counted one orbit of the corner queen's symmetries at a time.
+"""Toroidal queens (OEIS A051906) counted one orbit of the torus's affine symmetries at a time.
 
 A toroidal solution is a set of n squares of the torus ``Z_n x Z_n``, one in each row, column and
-wrapping diagonal. The column shift maps solutions with the row-0 queen in column ``c`` onto those
-with it in column ``c + 1``, so ``count(n) = n * |S0|``, ``S0`` the solutions holding the corner
-``(0, 0)`` (see :mod:`nqueens_cp.searches.family_kernel`). Here ``|S0|`` is cut further by the
-*linear* maps ``x -> A x (mod n)`` that fix the corner and send each of the four line families
-(rows ``r``, columns ``c``, up-diagonals ``r + c``, down-diagonals ``c - r``, each taken mod n) onto
-a family (:func:`generators`):
+wrapping diagonal. Every map ``z -> A z + t (mod n)`` whose linear part ``A`` sends each of the
+four line families (rows ``r``, columns ``c``, up-diagonals ``r + c``, down-diagonals ``c - r``,
+each taken mod n) onto a family maps solutions to solutions. The shifts ``t`` do (the
+:mod:`nqueens_cp.searches.family_kernel` counter uses the column shift), and so do the linear maps
+of the group ``L`` that :func:`generators` generate:
 
 * the scalings ``(r, c) -> (a r, a c)`` by each unit ``a`` of ``Z_n`` (``gcd(a, n) = 1``): every line
   ``r = k``, ``c = k``, ``r + c = k``, ``c - r = k`` goes to the line of the same family with
@@ -17,32 +16,35 @@ a family (:func:`generators`):
   go to rows, down-diagonals to columns, columns to up-diagonals (``r' + c' = 2c``) and rows to
   down-diagonals (``c' - r' = -2r``).
 
-They generate a group ``L`` of order ``8 * phi(n)`` for odd n (the stabiliser of the four
-directions in the projective line is dihedral of order 8; with the scalars), each element mapping
-``S0`` onto ``S0`` and queens to queens. (Engelhardt calls such images of a toroidal solution
-*similar*; A053994's classes use the square's symmetries and the shifts only.)
+For odd n, ``|L| = 8 phi(n)`` (the stabiliser of the four directions in the projective line is
+dihedral of order 8; with the scalars), and the group ``G`` of the maps ``z -> A z + t`` has
+``n² |L|`` elements. (Engelhardt calls such images of a toroidal solution *similar*; A053994's
+classes use the square's symmetries and the shifts only.)
 
-**The count by orbits.** Each non-corner square ``x`` gets the key ``key(x)``: the smallest column
-``m`` with ``(1, m)`` in the orbit ``L x`` (none: no key, larger than every key); keys are
-``L``-invariant. For ``q`` in ``S0`` let ``m(q)`` be the smallest key of its non-corner queens, and
-``A(q)`` the pairs ``(x, g)``: ``x`` a queen of ``q`` of key ``m(q)``, ``g`` in ``L`` with
-``g x = (1, m(q))``. Each pair gives ``g q``, a member of ``S0`` with a queen on ``(1, m(q))``; its
-*value* is the column of the row-2 queen of ``g q`` (g's preimage of row 2 is a line of one of the
-four families, which holds exactly one queen ``y`` of ``q``: the value is the column of ``g y``).
-Let ``C`` be the ``q`` holding ``(1, m(q))`` whose own row-2 column is the least value over
-``A(q)``, and ``k(q)`` the number of pairs reaching it. The elements ``g`` with ``g q`` in ``C``
-are exactly the ``g`` of the pairs of least value, ``k(q)`` of them, the same number for every
-member of the orbit ``L q``; counting the pairs ``(q, g)`` with ``g q`` in ``C`` both ways:
+**The count by orbits.** Each difference ``d`` of two squares gets the key ``key(d)``: the smallest
+column m with ``(1, m)`` in the orbit ``L d`` (none: n); keys are ``L``-invariant and
+``key(-d) = key(d)``; the differences of key 0 and 1 are attacks. For a solution ``q`` let ``m(q)``
+be the smallest key of ``y - x`` over its ordered pairs of queens ``(x, y)``, and ``A(q)`` the
+triples ``(x, y, A)``: ``key(y - x) = m(q)`` and ``A`` in ``L`` with ``A (y - x) = (1, m(q))``. Each
+triple gives ``g: z -> A (z - x)`` in ``G``, and ``g q`` holds ``(0, 0)`` and ``(1, m(q))``; the
+triple's *value* is the column of the row-2 queen of ``g q`` (g's preimage of row 2 is a line of one
+of the four families, which holds exactly one queen ``w`` of ``q``: the value is the column of
+``g w``). Let ``C`` be the solutions holding ``(0, 0)`` and ``(1, m(q))`` whose own row-2 column is
+the least value over ``A(q)``, and ``k(q)`` the number of triples reaching it. The elements ``g``
+of ``G`` with ``g q`` in ``C`` are exactly those of the triples of least value, ``k(q)`` of them,
+the same number for every member of the orbit ``G q``; counting the pairs ``(q, g)`` with ``g q``
+in ``C`` both ways:
 
-    ``|S0| = sum over q in C of |L| / k(q)``.
+    ``count(n) = sum over q in C of n² |L| / k(q)``.
 
 So the search (:func:`canonical_histograms`) runs one task per canonical column ``m`` (a column
-that is its own key; for n = 25 they are 2, 4, 5 and 7) and row-2 column ``v``: the corner, ``(1, m)``
-and ``(2, v)`` placed, every square of key below ``m`` forbidden, and for each queen ``x`` of key
-``m`` placed, the squares of its pairs' lines whose value would be below ``v`` blocked (a
-queen ``y`` already there refuses ``x``). It returns how many completions have each ``k``,
-counted on the finished board. The row-1 queen is thus one of about ``n / 8`` columns instead of
-``n - 3``, and the least value prunes the tasks of the larger ``v``.
+that is its own key; for n = 25 they are 2, 4, 5 and 7) and row-2 column ``v``: the corner,
+``(1, m)`` and ``(2, v)`` placed, and each new queen refused when it makes, with one of the first
+:data:`WINDOW` queens placed, a pair of key below ``m`` or a pair of key ``m`` of value below ``v``;
+the squares that would complete such a pair of value below ``v`` are blocked. Every finished board
+is checked against all its pairs (:func:`_least_pairs`), which also gives ``k``. With some hundred
+triples per solution, the least value is nearly always the smallest one possible: the tasks of the
+larger ``v`` are cut short, and the row-1 queen stands on one of about ``n / 8`` columns.
 
 The search itself (:func:`_torus_count_from`) branches on the line with the fewest free squares
 (rows, columns and, for odd n, both diagonal families: on the torus all four play the same part);
@@ -127,39 +129,88 @@ def _block(square: int, delta: int, n: int, blocked: Int64Array, ok: Int64Array)
 
 
 @inline
-def _settle(r: int, c: int, n: int, least: int, delta: int, line_queen: Int64Array, blocked: Int64Array,
-            ok: Int64Array, square_start: Int64Array, square_pairs: Int64Array) -> bool:
-    """The pairs ``(x, g)`` of :func:`normalizer_pairs` with x the queen on (r, c), placed (``delta``
-    1) or taken back (-1): False when the queen y on g's line is placed and the column of ``g y``
-    (the pair's value) is below ``least`` (the placement is not canonical; nothing changed); else
-    every square of g's line whose value would be below ``least`` blocked (unblocked), so no such y
-    comes later. ``square_pairs`` rows (by x, from ``square_start``): g's line, g's second row (two
-    numbers), g's inverse (four).
+def _pair_line(n: int, xr: int, xc: int, entry: Int64Array) -> int:
+    """The line (its index among the 4n: row r is r, column c is n + c, up-diagonal ``r + c = k``
+    is 2n + k, down-diagonal ``c - r = k`` is 3n + k) that the map ``w -> A (w - x)`` of this
+    ``entry`` sends onto row 2: ``entry[0]`` its family, ``entry[1]`` its shift from x's line."""
+    family = entry[0]
+    if family == 0:
+        base = xr
+    elif family == 1:
+        base = xc
+    elif family == 2:
+        base = xr + xc
+    else:
+        base = xc - xr
+    line: int = family * n + (base + entry[1]) % n
+    return line
+
+
+@inline
+def _settle(r: int, c: int, n: int, m: int, least: int, delta: int, queens: Int64Array, placed: int,
+            line_queen: Int64Array, blocked: Int64Array, ok: Int64Array, key: Int64Array, start: Int64Array,
+            entries: Int64Array, below: Int64Array) -> bool:
+    """The ordered pairs (x, y) that the queen on (r, c) makes with the first ``placed`` queens of
+    ``queens`` (as ``r * n + c``), placed (``delta`` 1) or taken back (-1, the others as when it
+    was placed). Placing, it is refused (False, nothing changed) when the difference ``y - x`` of
+    a pair has a key below m, or when a pair of key m has a value below ``least`` (see
+    :func:`canonical_histograms`). Otherwise, for each pair of key m and each of its maps
+    ``w -> A (w - x)`` (``entries[start[d]:start[d + 1]]`` for the difference d, rows: the line's
+    family and shift, A's second row, A's inverse), the squares of its line whose value would be
+    one of ``below`` (the values below ``least`` that a queen can take) are blocked (unblocked).
     """
-    square = r * n + c
     if delta > 0:
-        for e in range(square_start[square], square_start[square + 1]):
-            y = line_queen[square_pairs[e, 0]]
-            if y >= 0 and (square_pairs[e, 1] * (y // n) + square_pairs[e, 2] * (y % n)) % n < least:
+        for i in range(placed):
+            pr = queens[i] // n
+            pc = queens[i] % n
+            d = ((r - pr) % n) * n + (c - pc) % n
+            k = key[d]
+            if k < m:
                 return False
-    for e in range(square_start[square], square_start[square + 1]):
-        for value in range(least):  # the line's squares y with g y = (2, value)
-            yr = (2 * square_pairs[e, 3] + value * square_pairs[e, 4]) % n
-            yc = (2 * square_pairs[e, 5] + value * square_pairs[e, 6]) % n
-            _block(yr * n + yc, delta, n, blocked, ok)
+            if k == m:
+                for order in range(2):  # (p, z) and (z, p)
+                    xr, xc = (pr, pc) if order == 0 else (r, c)
+                    diff = d if order == 0 else ((pr - r) % n) * n + (pc - c) % n
+                    for e in range(start[diff], start[diff + 1]):
+                        w = line_queen[_pair_line(n, xr, xc, entries[e])]
+                        if w >= 0 and (entries[e, 2] * (w // n - xr) + entries[e, 3] * (w % n - xc)) % n < least:
+                            return False
+    for i in range(placed):
+        pr = queens[i] // n
+        pc = queens[i] % n
+        d = ((r - pr) % n) * n + (c - pc) % n
+        if key[d] == m:
+            for order in range(2):
+                xr, xc = (pr, pc) if order == 0 else (r, c)
+                diff = d if order == 0 else ((pr - r) % n) * n + (pc - c) % n
+                for e in range(start[diff], start[diff + 1]):
+                    for value in below:  # the line's squares w with A (w - x) = (2, value)
+                        wr = (xr + 2 * entries[e, 4] + value * entries[e, 5]) % n
+                        wc = (xc + 2 * entries[e, 6] + value * entries[e, 7]) % n
+                        _block(wr * n + wc, delta, n, blocked, ok)
     return True
 
 
 @inline
-def _least_pairs(n: int, least: int, line_queen: Int64Array, square_start: Int64Array,
-                 square_pairs: Int64Array) -> int:
-    """On a full board: the pairs ``(x, g)`` whose value is ``least``."""
+def _least_pairs(n: int, m: int, least: int, queens: Int64Array, line_queen: Int64Array, key: Int64Array,
+                 start: Int64Array, entries: Int64Array) -> int:
+    """On a full board: 0 when a pair (x, y) has a key below m or a pair of key m has a value
+    below ``least`` (the placement is not in ``C``), else the pairs and maps of value ``least``."""
     equal = 0
-    for r in range(n):
-        square = line_queen[r]
-        for e in range(square_start[square], square_start[square + 1]):
-            y = line_queen[square_pairs[e, 0]]
-            equal += (square_pairs[e, 1] * (y // n) + square_pairs[e, 2] * (y % n)) % n == least
+    for i in range(n):
+        xr = queens[i] // n
+        xc = queens[i] % n
+        for j in range(n):
+            diff = ((queens[j] // n - xr) % n) * n + (queens[j] % n - xc) % n
+            if i != j and key[diff] <= m:
+                if key[diff] < m:
+                    return 0
+                for e in range(start[diff], start[diff + 1]):
+                    w = line_queen[_pair_line(n, xr, xc, entries[e])]
+                    value = (entries[e, 2] * (w // n - xr) + entries[e, 3] * (w % n - xc)) % n
+                    if value < least:
+                        return 0
+                    equal += value == least
     return equal
 
 
@@ -187,13 +238,14 @@ def _flip(r: int, c: int, n: int, half: int, taken: Int64Array) -> None:
 
 
 @compiled
-def _torus_count_from(n: int, prefix: Int64Array, allowed_by_row: Int64Array, least: int, square_start: Int64Array,
-                      square_pairs: Int64Array) -> Int64Array:
-    """The toroidal placements (no knight) whose first rows hold the columns of ``prefix``, whose
-    every queen stands on an allowed square (bit ``c`` of ``allowed_by_row[r]``) and none of whose
-    pairs (see :func:`_settle`) has a value below ``least``: ``counts[k]`` placements have k pairs
-    of value ``least`` (:func:`_least_pairs`). All zeros when the prefix breaks a rule. With no pairs (empty lists),
-    ``counts[0]`` is the plain count.
+def _torus_count_from(n: int, prefix: Int64Array, allowed_by_row: Int64Array, m: int, least: int, key: Int64Array,
+                      start: Int64Array, entries: Int64Array, below: Int64Array, window: int) -> Int64Array:
+    """The toroidal placements (no knight) whose first rows hold the columns of ``prefix`` and
+    whose every queen stands on an allowed square (bit ``c`` of ``allowed_by_row[r]``). With ``m``
+    at least 0, only those of ``C`` (module docstring; ``least`` the row-2 column), ``counts[k]``
+    of them with k triples of value ``least`` (:func:`_least_pairs`); the search prunes with the
+    pairs of each queen with the first ``window`` queens placed (:func:`_settle`; 0: none). With
+    ``m = -1``, ``counts[0]`` is the plain count. All zeros when the prefix breaks a rule.
 
     On the torus every row, column and wrapping diagonal holds exactly one queen, so after the
     prefix the search branches on the line with the fewest free squares (a line with none ends the
@@ -211,7 +263,8 @@ def _torus_count_from(n: int, prefix: Int64Array, allowed_by_row: Int64Array, le
     """
     full = (1 << n) - 1
     half = (n + 1) // 2 if n % 2 == 1 else 0  # the inverse of 2 mod n (0: n even, rows and columns only)
-    counts = np.zeros(square_pairs.shape[0] + 1, np.int64)
+    counts = np.zeros(n * n * max(1, entries.shape[0]) + 1, np.int64)
+    queens = np.zeros(n, np.int64)
     line_queen = np.full(4 * n, -1, np.int64)
     blocked = np.ones(n * n, np.int64)
     ok = np.zeros((4, n), np.int64)
@@ -227,13 +280,16 @@ def _torus_count_from(n: int, prefix: Int64Array, allowed_by_row: Int64Array, le
             return counts
         if not (ok[0, r] >> c) & 1:
             return counts
-        if not _settle(r, c, n, least, 1, line_queen, blocked, ok, square_start, square_pairs):
+        if window and not _settle(r, c, n, m, least, 1, queens, min(placed, window), line_queen, blocked, ok, key,
+                                  start, entries, below):
             return counts
         _mark_lines(r, c, n, line_queen, r * n + c)
         _flip(r, c, n, half, taken)
+        queens[placed] = r * n + c
         placed += 1
     if placed == n:
-        counts[_least_pairs(n, least, line_queen, square_start, square_pairs)] += 1
+        counts[_least_pairs(n, m, least, queens, line_queen, key, start, entries) if m >= 0 else 0] += 1
+        counts[0] = 0 if m >= 0 else counts[0]
         return counts
     kind = np.zeros(n + 1, np.int64)
     line = np.zeros(n + 1, np.int64)
@@ -274,8 +330,10 @@ def _torus_count_from(n: int, prefix: Int64Array, allowed_by_row: Int64Array, le
             c = held_col[top]
             _flip(r, c, n, half, taken)
             _mark_lines(r, c, n, line_queen, -1)
-            _settle(r, c, n, least, -1, line_queen, blocked, ok, square_start, square_pairs)
             placed -= 1
+            if window:
+                _settle(r, c, n, m, least, -1, queens, min(placed, window), line_queen, blocked, ok, key, start,
+                        entries, below)
             held_row[top] = -1
         a = avail[top]
         if a == 0:
@@ -293,15 +351,18 @@ def _torus_count_from(n: int, prefix: Int64Array, allowed_by_row: Int64Array, le
             r, c = (line[top] - x) * half % n, (line[top] + x) * half % n
         else:
             r, c = (x - line[top]) * half % n, (x + line[top]) * half % n
-        if not _settle(r, c, n, least, 1, line_queen, blocked, ok, square_start, square_pairs):
+        if window and not _settle(r, c, n, m, least, 1, queens, min(placed, window), line_queen, blocked, ok, key,
+                                  start, entries, below):
             continue
         _mark_lines(r, c, n, line_queen, r * n + c)
         _flip(r, c, n, half, taken)
+        queens[placed] = r * n + c
         placed += 1
         held_row[top] = r
         held_col[top] = c
         if placed == n:
-            counts[_least_pairs(n, least, line_queen, square_start, square_pairs)] += 1
+            counts[_least_pairs(n, m, least, queens, line_queen, key, start, entries) if m >= 0 else 0] += 1
+            counts[0] = 0 if m >= 0 else counts[0]
         else:
             select = True
     return counts
@@ -310,8 +371,9 @@ def _torus_count_from(n: int, prefix: Int64Array, allowed_by_row: Int64Array, le
 def plain_count_from(n: int, prefix: tuple[int, ...]) -> int:
     """The toroidal placements whose first rows hold the columns of ``prefix``, nothing forbidden."""
     everything = np.full(n, (1 << n) - 1, np.int64)
-    return int(_torus_count_from(n, np.array(prefix, np.int64), everything, -1, np.zeros(n * n + 1, np.int64),
-                                 np.zeros((0, 7), np.int64))[0])
+    nothing = np.zeros(1, np.int64)
+    return int(_torus_count_from(n, np.array(prefix, np.int64), everything, -1, -1, nothing, nothing,
+                                 np.zeros((0, 8), np.int64), nothing, 0)[0])
 
 
 def generators(n: int) -> tuple[TorusMap, ...]:
@@ -376,35 +438,19 @@ def _inverse(x: int, n: int) -> int:
     return pow(x, -1, n)
 
 
-def _line_to_row_two(n: int, matrix: Matrix) -> int:
-    """The line ``{z : (matrix z)'s row = 2}`` as its index among the 4n lines: row r is r,
-    column c is n + c, up-diagonal ``r + c = k`` is 2n + k, down-diagonal ``c - r = k`` is 3n + k."""
+def _line_to_row_two(n: int, matrix: Matrix) -> tuple[int, int]:
+    """The line ``{w : (matrix (w - x))'s row = 2}`` as its family (0 rows, 1 columns, 2
+    up-diagonals ``r + c``, 3 down-diagonals ``c - r``) and its shift from x's line of that family."""
     a, b = matrix[0], matrix[1]
     if b == 0:
-        return 2 * _inverse(a, n) % n
+        return 0, 2 * _inverse(a, n) % n
     if a == 0:
-        return n + 2 * _inverse(b, n) % n
+        return 1, 2 * _inverse(b, n) % n
     if a == b:
-        return 2 * n + 2 * _inverse(a, n) % n
+        return 2, 2 * _inverse(a, n) % n
     if (a + b) % n == 0:
-        return 3 * n + (-2 * _inverse(a, n)) % n
+        return 3, -2 * _inverse(a, n) % n
     raise ValueError(f"{matrix} does not map a line family onto the rows")
-
-
-def normalizer_pairs(orbit: Orbits, m: int) -> list[tuple[int, Matrix, int]]:
-    """The pairs ``(x, g)``, x a square of key m (as ``r * n + c``) and g an element of ``L`` with
-    ``g x = (1, m)``, each with the line g sends onto row 2 (its index as in
-    :func:`_line_to_row_two`). A placement in ``C`` holds such an x; the row-2 queen of ``g q`` is g
-    of the queen of q on that line."""
-    n = orbit.n
-    pairs = []
-    for r in range(n):
-        for q in range(n):
-            if orbit.key[r, q] == m:
-                for g in orbit.elements:
-                    if g.apply(n, (r, q)) == (1, m):
-                        pairs.append((r * n + q, g.matrix, _line_to_row_two(n, g.matrix)))
-    return pairs
 
 
 def _inverse_matrix(n: int, matrix: Matrix) -> Matrix:
@@ -413,74 +459,78 @@ def _inverse_matrix(n: int, matrix: Matrix) -> Matrix:
     return (d * det % n, -b * det % n, -c * det % n, a * det % n)
 
 
-def _by_square(n: int, pairs: list[tuple[int, Matrix, int]]) -> tuple[Int64Array, Int64Array]:
-    """The pairs grouped by their square as the kernel's compressed lists (see :func:`_settle`):
-    the start of each square's group and one row per pair."""
-    ordered = sorted(pairs, key=lambda pair: pair[0])
-    start = np.zeros(n * n + 1, np.int64)
-    for square, _, _ in ordered:
-        start[square + 1] += 1
-    rows = [(line, g[2], g[3], *_inverse_matrix(n, g)) for _, g, line in ordered]
-    return np.cumsum(start).astype(np.int64), np.array(rows, np.int64).reshape(len(rows), 7)
+#: The pairs the search prunes with: those of each new queen with the first queens placed.
+WINDOW = 5
 
 
 @dataclass(frozen=True)
 class Canonical:
-    """What the search for column m needs: the squares allowed (key at least m, and the corner) by
-    row, and the pairs of :func:`normalizer_pairs` by square."""
+    """What the searches of column m need (see :func:`_settle`): the key of each difference
+    ``(dr, dc)`` (at ``dr * n + dc``), and for each difference of key m the maps ``A`` of ``L`` with
+    ``A d = (1, m)`` as compressed lists (``start``, ``entries``)."""
 
-    by_row: Int64Array
-    pairs: tuple[Int64Array, Int64Array]
+    m: int
+    key: Int64Array
+    start: Int64Array
+    entries: Int64Array
 
-    def count_from(self, n: int, prefix: tuple[int, int, int]) -> Int64Array:
-        """The completions of ``prefix`` (the corner, ``(1, m)``, the row-2 queen) in ``C'``, by
-        their number of pairs whose value is the row-2 queen's column."""
-        return _torus_count_from(n, np.array(prefix, np.int64), self.by_row, prefix[2], *self.pairs)
+    def count_from(self, n: int, least: int, window: int = WINDOW) -> Int64Array:
+        """The placements of ``C`` holding the corner, ``(1, m)`` and ``(2, least)``, by their number
+        of pairs of value ``least`` (``window``: see :func:`_torus_count_from`)."""
+        attacked = {0, 2, n - 2, self.m - 1, self.m, self.m + 1}  # row 2's squares the first two queens attack
+        below = np.array([value for value in range(least) if value not in attacked], np.int64)
+        if below.size == 0 and self.m == 2:  # no pair can be refused: keys below 2 are attacks
+            window = 0
+        everything = np.full(n, (1 << n) - 1, np.int64)
+        return _torus_count_from(n, np.array((0, self.m, least), np.int64), everything, self.m, least, self.key,
+                                 self.start, self.entries, below, window)
 
 
 def canonical(orbit: Orbits, m: int) -> Canonical:
     """The :class:`Canonical` of column m."""
     n = orbit.n
-    allowed = orbit.key >= m
-    allowed[0, 0] = True
-    by_row = (allowed * (1 << np.arange(n, dtype=np.int64))[np.newaxis, :]).sum(axis=1).astype(np.int64)
-    return Canonical(by_row, _by_square(n, normalizer_pairs(orbit, m)))
+    start = np.zeros(n * n + 1, np.int64)
+    rows = []
+    for d in range(n * n):
+        dr, dc = divmod(d, n)
+        if orbit.key[dr, dc] == m:
+            for g in orbit.elements:
+                if g.apply(n, (dr, dc)) == (1, m):
+                    rows.append((*_line_to_row_two(n, g.matrix), g.matrix[2], g.matrix[3], *_inverse_matrix(n, g.matrix)))
+                    start[d + 1] += 1
+    entries = np.array(rows, np.int64).reshape(len(rows), 8)
+    return Canonical(m, orbit.key.reshape(n * n).copy(), np.cumsum(start).astype(np.int64), entries)
 
 
 def canonical_histograms(orbit: Orbits, workers: int = 2) -> dict[int, Int64Array]:
-    """For each canonical column m (:meth:`Orbits.canonical_columns`), the placements of ``C'`` with
-    the row-1 queen on ``(1, m)``, by their number of pairs of least value; split over the row-2
-    queen's column and counted on ``workers`` threads (each call releases the GIL)."""
+    """For each canonical column m (:meth:`Orbits.canonical_columns`), the placements of ``C`` with
+    the row-1 queen on ``(1, m)``, by their number of pairs of least value; one task per row-2
+    column, counted on ``workers`` threads (each call releases the GIL)."""
     n = orbit.n
     searches = {m: canonical(orbit, m) for m in orbit.canonical_columns()}
     tasks = [(m, c) for m in searches for c in range(n)]
 
     def one(task: tuple[int, int]) -> Int64Array:
         m, c = task
-        return searches[m].count_from(n, (0, m, c))
+        return searches[m].count_from(n, c)
 
-    histograms = {m: np.zeros(len(orbit.elements) + 1, np.int64) for m in searches}
+    histograms: dict[int, Int64Array] = {}
     with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
         for (m, _), counts in zip(tasks, pool.map(one, tasks), strict=True):
-            histograms[m] += counts
+            histograms[m] = counts if m not in histograms else histograms[m] + counts
     return histograms
 
 
-def corner_count(n: int, workers: int = 2) -> int:
-    """``|S0|``, the toroidal solutions holding the corner (n >= 4), by the orbit sum of the
-    module docstring: ``|L| / k`` for each placement of ``C'`` with k pairs of least value."""
+def count(n: int, workers: int = 2) -> int:
+    """The toroidal solutions of side n (n >= 1), by the orbit sum of the module docstring:
+    ``n² |L| / k`` for each placement of ``C`` with k pairs of least value."""
+    if n < 4:
+        return 1 if n == 1 else 0
     orbit = orbits(n)
-    order = len(orbit.elements)
+    order = n * n * len(orbit.elements)
     total = Fraction(0)
     for counts in canonical_histograms(orbit, workers).values():
-        assert counts[0] == 0, "the identity's pair of (1, m) has the least value in every placement"
+        assert counts[0] == 0, "the pair ((0, 0), (1, m)) has the least value in every placement"
         total += sum(Fraction(order * int(k), pairs) for pairs, k in enumerate(counts) if pairs)
     assert total.denominator == 1, f"the orbit sum {total} is not a whole number"
     return int(total)
-
-
-def count(n: int, workers: int = 2) -> int:
-    """The toroidal solutions of side n (n >= 1): ``n * |S0|``."""
-    if n < 4:
-        return 1 if n == 1 else 0
-    return n * corner_count(n, workers)
