@@ -26,16 +26,13 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from nqueens_cp.searches.bitboard_kernel import _check_class, _lastmask, _restrict
+from nqueens_cp.searches.bitboard_kernel import _AVAIL, _check_class, _lastmask, _push, _restrict, _take
 from nqueens_cp.system.compiled import compiled, inline
 
 Int64Array = npt.NDArray[np.int64]
 
 #: The smallest board the group search takes (smaller boards hold no superqueen placement but n = 1).
 MIN_N = 6
-
-_LEFT, _DOWN, _RIGHT, _AVAIL = 0, 1, 2, 3
-
 
 @inline
 def _knight(bit: int, above: int) -> int:
@@ -73,31 +70,20 @@ def _group_count(n: int, corner: bool, bound1: int, column: int, counts: Int64Ar
         right = (right | bit) >> 1
         row += 1
     start = row
-    frames[_LEFT, row] = left
-    frames[_DOWN, row] = down
-    frames[_RIGHT, row] = right
-    frames[_AVAIL, row] = _restrict(full & ~(left | down | right | _knight(board[row - 1], board[row - 2])), row,
-                                    down, corner, bound1, bound2, sidemask)
+    _push(frames, row, left, down, right, _restrict(full & ~(left | down | right | _knight(board[row - 1], board[row - 2])),
+                                                    row, down, corner, bound1, bound2, sidemask))
     while row >= start:
-        avail = frames[_AVAIL, row]
-        if avail == 0:
+        if frames[_AVAIL, row] == 0:
             row -= 1
             continue
-        bit = avail & -avail
-        frames[_AVAIL, row] = avail ^ bit
+        bit, left, down, right = _take(frames, row, full)
         board[row] = bit
-        left = ((frames[_LEFT, row] | bit) << 1) & full
-        down = frames[_DOWN, row] | bit
-        right = (frames[_RIGHT, row] | bit) >> 1
         nxt = full & ~(left | down | right | _knight(bit, board[row - 1]))
         if nxt == 0:
             continue
         if row + 1 < last:
             row += 1
-            frames[_LEFT, row] = left
-            frames[_DOWN, row] = down
-            frames[_RIGHT, row] = right
-            frames[_AVAIL, row] = _restrict(nxt, row, down, corner, bound1, bound2, sidemask)
+            _push(frames, row, left, down, right, _restrict(nxt, row, down, corner, bound1, bound2, sidemask))
             continue
         size = 8  # the last row: a corner board counts 8, an inner one is checked against its rotations
         if not corner:
