@@ -1,18 +1,21 @@
 """How far each paradigm gets on the N-Queens family's optimisation problems (issue 37).
 
-For each problem and each solver (CP-SAT, HiGHS), boards of growing n are solved with a time
-limit per board; a row gives the optimum found, whether it was proved, the published term (OEIS)
-and the time. A solver stops at its first board not proved within the limit. The rows are the
+For each problem and each solver (CP-SAT, HiGHS, clingo, z3, Gecode through MiniZinc, ...: any
+backend that takes the problem and a time limit), boards of growing n are solved with a time limit
+per board; a row gives the optimum found, whether it was proved, the published term (OEIS) and the
+time. A solver stops at its first board not proved within the limit. A summary follows: per
+problem and solver, the largest board proved and its seconds, and the first board not proved. The rows are the
 measured basis of the default backends (``backends/framework/defaults.py``) and of the largest
 board each answers by default.
 
-    python benchmarks/bench_family.py --limit 60 [--problems domination,colouring] [--solvers mip]
+    python benchmarks/bench_family.py --limit 60 [--problems domination,colouring] [--solvers mip,asp,smt,minizinc]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 import time
@@ -46,22 +49,33 @@ def main(argv: list[str] | None = None) -> int:
     from nqueens_cp.core.family_oeis import SEQUENCES
     from nqueens_cp.core.problems import Problem
 
-    print(f"{'problem':<24}{'solver':<7}{'n':>3}{'value':>7}{'proved':>8}{'OEIS':>6}{'seconds':>9}")
+    print(f"{'problem':<24}{'solver':<9}{'n':>3}{'value':>7}{'proved':>8}{'OEIS':>6}{'seconds':>9}")
+    summary: list[tuple[str, str, str, str]] = []
     for name in args.problems.split(","):
         problem = Problem.named(name)
         published = SEQUENCES[problem.sequences[0]]
         for solver in args.solvers.split(","):
+            reached, stopped = "-", "-"
             for n in range(1, args.largest + 1):
                 answer, seconds, stderr = solve(name, n, solver, args.limit)
                 if answer is None:
-                    print(f"{name:<24}{solver:<7}{n:>3}{'-':>7}{'no':>8}{published.get(n, '?')!s:>6}{seconds:>9.2f}"
+                    print(f"{name:<24}{solver:<9}{n:>3}{'-':>7}{'no':>8}{published.get(n, '?')!s:>6}{seconds:>9.2f}"
                           f"  {stderr.splitlines()[-1] if stderr else ''}")
+                    stopped = f"n = {n}: none found"
                     break
                 proved = bool(answer["proved"])
-                print(f"{name:<24}{solver:<7}{n:>3}{answer['value']!s:>7}{'yes' if proved else 'no':>8}"
+                print(f"{name:<24}{solver:<9}{n:>3}{answer['value']!s:>7}{'yes' if proved else 'no':>8}"
                       f"{published.get(n, '?')!s:>6}{seconds:>9.2f}", flush=True)
                 if not proved:
+                    stopped = f"n = {n}: best {answer['value']} (OEIS {published.get(n, '?')})"
                     break
+                reached = f"{n} ({seconds:.1f} s)"
+            summary.append((name, solver, reached, stopped))
+    print(f"\nlargest board proved optimal within {args.limit:g} s per board (its seconds, start-up included), "
+          f"and the first not proved; load average {os.getloadavg()[0]:.1f}")
+    print(f"{'problem':<24}{'solver':<9}{'largest proved':>16}  first not proved")
+    for name, solver, reached, stopped in summary:
+        print(f"{name:<24}{solver:<9}{reached:>16}  {stopped}")
     return 0
 
 

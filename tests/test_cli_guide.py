@@ -110,7 +110,7 @@ def test_one_name_for_a_time_limit(capsys: pytest.CaptureFixture[str]) -> None:
         (["solve", "8", "--encoding", "seqcounter"],
          "backend backtrack has no option 'encoding' (--encoding seqcounter is an option of sat, ganak, approxmc): "
          "add --backend sat"),
-        (["solve", "8", "--timeout", "5"], "is an option of cpsat, mip, choco, cpmpy, localsearch): add --backend cpsat"),
+        (["solve", "8", "--timeout", "5"], "is an option of cpsat, minizinc, asp, smt, mip, choco, cpmpy, localsearch): add --backend cpsat"),
         (["solve", "8", "--backend", "bitboard", "--search-workers", "2"], "add --backend cpsat"),
         (["solve", "8", "-O", "strategy=plain"], "(-O strategy=plain is an option of cpsat): add --backend cpsat"),
         (["solve", "8", "--solver", "ace"], "add --backend minizinc"),  # sat refuses the value, minizinc takes any

@@ -165,7 +165,7 @@ def test_decode_refuses_a_wrong_witness_and_a_wrong_optimum(tmp_path: Path, caps
 @pytest.mark.parametrize(("argv", "fragment"), [
     (["export", "5", "--problem", "domination", "--format", "dimacs"], "--format wcnf, not dimacs"),
     (["export", "5", "--problem", "toroidal", "--format", "wcnf"], "--format dimacs, not wcnf"),
-    (["export", "5", "--problem", "colouring", "--format", "cpsat"], "is written as lp, mps, opb, wcnf, dimacs"),
+    (["export", "5", "--problem", "colouring", "--format", "cpsat"], "is written as lp, mps, opb, wcnf, dimacs, smt2, asp, minizinc"),
     (["export", "5", "--problem", "colouring", "--format", "lp", "--fix", "0:0"], "--fix is for the classic"),
     (["export", "0", "--problem", "peaceable", "--format", "lp"], "N >= 1"),
     (["export", "5", "--format", "wcnf"], "give --problem P"),

@@ -51,6 +51,21 @@ def test_a_worker_growing_past_the_limit_is_out_of_memory(memoryhog: str) -> Non
     assert any(c.status == PASS and c.n == 7 for c in results.checks)  # type: ignore[attr-defined]
 
 
+def test_the_parents_memory_is_not_counted_against_a_forked_worker(memoryhog: str) -> None:
+    """A forked worker starts with its parent's resident pages: a full test run's process (or a
+    notebook holding data) over the limit had every worker killed as out of memory at once."""
+    import numpy as np
+
+    ballast = np.ones(60_000_000)  # 480 MB resident in this process, over the limit of 400 MB
+    results = _compare(["bitboard", "memoryhog:megabytes=3072"], (5, 6), 400)
+    by_run = {(r.config, r.n): r for r in results.runs}  # type: ignore[attr-defined]
+    assert [by_run[("bitboard", n)].status for n in (5, 6)] == ["ok", "ok"]
+    assert by_run[("memoryhog:megabytes=3072", 5)].status == "ok"
+    hog = by_run[("memoryhog:megabytes=3072", 6)]  # what it adds is still bounded
+    assert hog.status == "oom" and "over the limit of 400 MB" in hog.reason, hog.reason
+    del ballast
+
+
 def test_a_sudden_huge_allocation_is_out_of_memory_too(memoryhog: str) -> None:
     # one 3 GB block at once: refused by the address-space backstop (2 x 300 MB + 1 GiB)
     results = _compare(["memoryhog:megabytes=3072:step=3072"], (6,), 300)

@@ -58,6 +58,20 @@ def test_a_long_run_ends_on_the_signal(backend: str, signum: int) -> None:
     assert not outcome.left, f"left behind: {outcome.left}"
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize(("backend", "signum"), [
+    pytest.param(case.backend, signum, id=f"{case.backend}-family-{signal.Signals(signum).name}")
+    for case in BENCH.FAMILY_CASES for signum in (signal.SIGINT, signal.SIGTERM)])
+def test_a_long_family_search_ends_on_the_signal(backend: str, signum: int) -> None:
+    require_backend(backend)
+    case = next(case for case in BENCH.FAMILY_CASES if case.backend == backend)
+    outcome = BENCH.interrupt([sys.executable, "-m", "nqueens_cp", *case.argv], signum, case.busy, give_up=60)
+    assert outcome.running, f"{case.argv} ended before it could be stopped"
+    assert (outcome.status, outcome.stderr) == (exit_status(signum), f"nqueens-cp: {WORDS[signum]}")
+    assert outcome.latency is not None and outcome.latency < 10, outcome
+    assert not outcome.left, f"left behind: {outcome.left}"
+
+
 class _SignalledInDel:
     """Sends ``signum`` to its own process from its ``__del__`` and stays there until Python has
     run the handler: the stop is raised inside ``__del__``, where Python drops exceptions (z3

@@ -10,17 +10,28 @@ clasp runs with ``--configuration=crafty`` by default: measured (``benchmarks/be
 --asp-configurations``) it counts n = 12 about 5 times faster than clasp's default ``auto``
 (its restarts and nogood deletion suit structured problems such as this) and finds n = 256 as
 fast; ``frumpy`` counts as fast but is 10 times slower on a first solution of n = 256.
+
+The N-Queens family: each problem is the program of :mod:`nqueens_cp.models.family_asp`; an
+optimum is clasp's optimisation (``#minimize``/``#maximize``, every improving model handed to
+Python), proved when the search ends (``OPTIMUM FOUND``); ``time_limit`` stops it with the best
+model found, unproved. A placement count is clasp's count of answer sets (times n on the torus,
+whose program fixes the first row's queen).
 """
 
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING, Any, Iterator
 
 from nqueens_cp.backends.framework.base import OptionSpec
+from nqueens_cp.backends.framework.limits import family_estimate, refuse_classic_time_limit
 from nqueens_cp.backends.framework.modelled import ModelledBackend
-from nqueens_cp.core.errors import SolverError
+from nqueens_cp.core.errors import SearchStoppedError, SolverError
+from nqueens_cp.core.family_checker import witness_value
 from nqueens_cp.core.instance import Instance, Solution
+from nqueens_cp.core.problems import FamilyAnswer, Problem
 from nqueens_cp.models.asp import FORMULATIONS, AspProgram, asp_memory, asp_program
+from nqueens_cp.models.family_asp import Atom, atoms_witness, family_asp_program
 from nqueens_cp.system.interrupts import native_call
 
 if TYPE_CHECKING:
@@ -41,15 +52,22 @@ class AspBackend(ModelledBackend[AspProgram]):
                    choices=FORMULATIONS),
         OptionSpec("configuration", str, "crafty", "clasp's preset configuration (--configuration)",
                    choices=CONFIGURATIONS),
+        OptionSpec("time_limit", float, None, "time limit in seconds of a family problem's search (None: no "
+                   "limit): its optimum then answers the best found", minimum=0),
     )
+    #: Every problem of the family, each an answer set program (:mod:`nqueens_cp.models.family_asp`).
+    family = frozenset(Problem) - {Problem.QUEENS}
+    #: The placement problems, counted by clasp.
+    family_counts = frozenset({Problem.TOROIDAL, Problem.SUPERQUEENS})
     build = staticmethod(asp_program)
     estimate = staticmethod(asp_memory)
     larger = ("pairwise", "use option formulation=lines (a cardinality constraint per line, O(n²) ground)")
 
 
 
-    def _control(self, program: AspProgram, models: int) -> clingo.Control:
-        """A grounded clingo control for ``program``, asked for ``models`` answer sets (0: all)."""
+    def _control(self, text: str, models: int) -> clingo.Control:
+        """A grounded clingo control for the program ``text``, asked for ``models`` answer sets (0: all;
+        for an optimisation, every improving model up to the optimum)."""
         import clingo
 
         messages: list[str] = []
@@ -59,7 +77,7 @@ class AspBackend(ModelledBackend[AspProgram]):
         )
         try:
             with native_call():  # parsing and grounding cannot be stopped: the signal ends the process
-                control.add("base", [], program.text)
+                control.add("base", [], text)
                 control.ground([("base", [])])
         except RuntimeError as error:  # a syntax or grounding error: the message says which
             raise SolverError(f"clingo could not ground the program: {' '.join(messages) or error}") from error
@@ -85,8 +103,9 @@ class AspBackend(ModelledBackend[AspProgram]):
         return next(self._enumerate(instance, 1, unique=False), None)
 
     def _enumerate(self, instance: Instance, limit: int | None, *, unique: bool) -> Iterator[Solution]:
+        refuse_classic_time_limit(self.name, self.options)
         program = self._model(instance, unique)
-        control = self._control(program, limit or 0)
+        control = self._control(program.text, limit or 0)
         with control.solve(yield_=True) as handle:
             models = iter(handle)
             while True:
@@ -101,8 +120,9 @@ class AspBackend(ModelledBackend[AspProgram]):
 
     def _count(self, instance: Instance, limit: int | None, unique: bool) -> int:
         """clasp counts the answer sets itself; no board is handed to Python."""
+        refuse_classic_time_limit(self.name, self.options)
         program = self._model(instance, unique)
-        control = self._control(program, limit or 0)
+        control = self._control(program.text, limit or 0)
         # No stop through clingo's interrupt: the search would end in clingo's statistics callback,
         # where Python's handler then raises and clingo aborts the process (seen). It ends at once.
         with native_call():
@@ -110,3 +130,50 @@ class AspBackend(ModelledBackend[AspProgram]):
         if result.interrupted or (limit is None and not result.exhausted):
             raise SolverError("clingo stopped before enumerating every answer set")
         return int(control.statistics["summary"]["models"]["enumerated"])
+
+    # -- the N-Queens family -----------------------------------------------------------------
+
+    def _family_control(self, problem: Problem, n: int, models: int) -> clingo.Control:
+        """The grounded program of the family ``problem`` (:func:`family_asp_program`), once it fits."""
+        self.check_fits(family_estimate(problem, n))
+        return self._control(family_asp_program(problem, n).text, models)
+
+    def _solve_family(self, problem: Problem, n: int) -> FamilyAnswer:
+        """clasp's search for an answer set (a placement) or its optimisation, every model it finds
+        kept (the last is the best) with when it came; proved when the search ended by itself."""
+        control = self._family_control(problem, n, 1 if problem.counts_placements else 0)
+        best: list[Atom] | None = None
+        found_at: float | None = None
+        start = time.perf_counter()
+
+        def keep(model: Any) -> None:
+            nonlocal best, found_at
+            best = [(s.name, tuple(a.number for a in s.arguments)) for s in model.symbols(shown=True)]
+            found_at = time.perf_counter() - start
+
+        limit = self.options["time_limit"]
+        # No stop through clingo's interrupt (see _count): a signal ends the process at once.
+        with native_call(), control.solve(on_model=keep, async_=True) as handle:
+            if not handle.wait(limit):  # None: until the search ends
+                handle.cancel()
+            result = handle.get()
+        if best is None:
+            if result.unsatisfiable:
+                return FamilyAnswer(problem, n, None, None, True)
+            if limit is None:
+                raise SolverError("clingo stopped before it found a witness or proved there is none")
+            raise SearchStoppedError(f"asp reached its time limit of {limit:g} s before it found a witness of "
+                                     f"{problem.value} or proved there is none")
+        witness = atoms_witness(problem, n, best)
+        proved = problem.counts_placements or bool(result.exhausted)
+        return FamilyAnswer(problem, n, witness, witness_value(problem, witness), proved, found_at=found_at)
+
+    def _count_family(self, problem: Problem, n: int) -> int:
+        """clasp counts the answer sets itself (the torus's: those with the first queen in column 0, times n)."""
+        control = self._family_control(problem, n, 0)
+        with native_call():  # see _count
+            result = control.solve()
+        if result.interrupted or not result.exhausted:
+            raise SolverError("clingo stopped before enumerating every answer set")
+        found = int(control.statistics["summary"]["models"]["enumerated"])
+        return found * n if problem is Problem.TOROIDAL else found

@@ -11,15 +11,15 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from nqueens_cp.backends.framework.base import Backend, OptionSpec
-from nqueens_cp.backends.framework.limits import ROW_ORDER_FIRST_MAX_N, refuse_row_order_first
+from nqueens_cp.backends.framework.base import OptionSpec
+from nqueens_cp.backends.framework.row_order import RowOrderBackend
 from nqueens_cp.core.instance import Instance, Solution
 from nqueens_cp.core.symmetry import is_canonical
 from nqueens_cp.searches.firstfail import firstfail_first, firstfail_solutions
 from nqueens_cp.searches.rows import row_solutions
 
 
-class BacktrackBackend(Backend):
+class BacktrackBackend(RowOrderBackend):
     name = "backtrack"
     summary = "readable backtracking: rows in order (the reference), or first-fail for a first solution"
     supports_blocked = True
@@ -32,16 +32,14 @@ class BacktrackBackend(Backend):
         ),
         OptionSpec("seed", int, 0, "firstfail: seed of the restarts' tie-breaks (first solution only)", minimum=0),
     )
+    row_order_label = "backtrack (option search=rows)"
 
     def _solutions(self, instance: Instance, limit: int | None) -> Iterator[Solution]:
         return self._search(instance, None)
 
-    def reach(self, first: bool) -> int | None:
-        return ROW_ORDER_FIRST_MAX_N if first and self.options["search"] == "rows" else None
-
     def _first_solution(self, instance: Instance) -> Solution | None:
-        if self.options["search"] == "rows":
-            refuse_row_order_first(instance, "backtrack (option search=rows)")
+        self._refuse_row_order_first(instance)
+        if self._searches_rows():
             return super()._first_solution(instance)
         return firstfail_first(instance, seed=self.options["seed"])
 

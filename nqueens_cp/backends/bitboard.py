@@ -18,7 +18,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Iterator
 
 from nqueens_cp.backends.framework.base import Backend, BatchCount, OptionSpec
-from nqueens_cp.backends.framework.limits import ROW_ORDER_FIRST_MAX_N, refuse_row_order_first
+from nqueens_cp.backends.framework.row_order import RowOrderBackend
 from nqueens_cp.core.errors import BackendUnavailableError, ModelTooLargeError, NQueensError
 from nqueens_cp.core.instance import Instance, Solution
 from nqueens_cp.core.problems import FamilyAnswer, Problem
@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 #: compiled kernel costs more than the whole count (measured: benchmarks/RESULTS.md).
 PYTHON_COUNT_MAX_N = 13
 
-class BitboardBackend(Backend):
+class BitboardBackend(RowOrderBackend):
     name = "bitboard"
     summary = "backtracking on bit masks (columns and both diagonals as integers), compiled with numba"
     supports_blocked = True
@@ -56,6 +56,7 @@ class BitboardBackend(Backend):
         ),
         OptionSpec("batch_size", int, 8192, "compiled enumeration: solutions passed to Python per batch", minimum=1),
     )
+    row_order_label = "bitboard"
     #: The family's placement problems: the torus by its construction (any n), superqueens by the
     #: bitboard search; both counted by the compiled counters (:mod:`nqueens_cp.searches.family_kernel`).
     family = frozenset({Problem.TOROIDAL, Problem.SUPERQUEENS})
@@ -108,18 +109,14 @@ class BitboardBackend(Backend):
 
     def lexicographic_solutions(self, unique: bool = False) -> bool:
         # both kernels fill the rows in order, each with its columns upwards
-        return not unique and self.options["search"] == "rows" and self._own_search()
+        return not unique and self._searches_rows() and self._own_search()
 
     def _own_search(self) -> bool:
         """Whether the boards are this class's (a subclass that yields its own says nothing of them)."""
         return type(self)._solutions is BitboardBackend._solutions
 
-    def reach(self, first: bool) -> int | None:
-        return ROW_ORDER_FIRST_MAX_N if first and self.options["search"] == "rows" else None
-
     def _first_solution(self, instance: Instance) -> Solution | None:
-        if self.options["search"] == "rows":
-            refuse_row_order_first(instance, "bitboard")
+        self._refuse_row_order_first(instance)
         return super()._first_solution(instance)
 
     def _unique_solutions(self, instance: Instance, limit: int | None) -> Iterator[Solution]:

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from typing import ClassVar, Iterator
 
-from nqueens_cp.backends.framework.base import Backend, OptionSpec
-from nqueens_cp.backends.framework.limits import with_advice
+from nqueens_cp.backends.framework.base import OptionSpec
+from nqueens_cp.backends.framework.modelled import RowModelBackend
 from nqueens_cp.core.errors import SearchStoppedError
 from nqueens_cp.core.family_checker import witness_value
 from nqueens_cp.core.instance import Instance, Solution
@@ -32,18 +32,19 @@ from nqueens_cp.models.choco import (
     build_choco_model,
     choco_size,
 )
-from nqueens_cp.models.geometry import ModelEstimate, ModelSize
-from nqueens_cp.models.rows import row_model, row_model_memory
+from nqueens_cp.models.geometry import ModelSize
+from nqueens_cp.models.rows import row_model
 from nqueens_cp.system.interrupts import in_child, native_call
 
 #: The searches of ``-O search=``.
 SEARCHES: tuple[str, ...] = ("default", "firstfail", "inorder")
 
 
-class ChocoBackend(Backend):
+class ChocoBackend(RowModelBackend):
     """Three AllDifferent in Choco (``pychoco``), filtering level and search chosen by options."""
 
     name: ClassVar[str] = "choco"
+    row_model_solver = "Choco"
     summary: ClassVar[str] = "row model (three AllDifferent) in the Choco CP solver, in-process via pychoco"
     requires: ClassVar[tuple[str, ...]] = ("pychoco",)
     extra: ClassVar[str] = "paradigms"
@@ -67,9 +68,6 @@ class ChocoBackend(Backend):
     def _build(self, instance: Instance) -> ChocoModel:
         self.check_fits(self.memory_estimate(instance))
         return build_choco_model(row_model(instance), self.options["alldiff"], self.options["diagonals"])
-
-    def memory_estimate(self, instance: Instance) -> ModelEstimate:
-        return with_advice(row_model_memory(instance, "Choco"), instance, None)
 
     def _model_size(self, instance: Instance, unique: bool) -> ModelSize:
         return choco_size(row_model(instance), self.options["diagonals"])

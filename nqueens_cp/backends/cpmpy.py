@@ -23,15 +23,14 @@ import warnings
 from functools import cache
 from typing import Any, ClassVar, Iterator
 
-from nqueens_cp.backends.framework.base import Backend, OptionSpec
-from nqueens_cp.backends.framework.limits import with_advice
+from nqueens_cp.backends.framework.base import OptionSpec
+from nqueens_cp.backends.framework.modelled import RowModelBackend
 from nqueens_cp.core.errors import BackendOptionError, SearchStoppedError, SolverError, did_you_mean
 from nqueens_cp.core.family_checker import witness_value
 from nqueens_cp.core.instance import Instance, Solution
 from nqueens_cp.core.problems import FamilyAnswer, Problem
 from nqueens_cp.models.cpmpy_model import build_cpmpy_family_model, build_cpmpy_model
-from nqueens_cp.models.geometry import ModelEstimate, ModelSize
-from nqueens_cp.models.rows import row_model, row_model_memory
+from nqueens_cp.models.rows import row_model
 from nqueens_cp.system.interrupts import in_child, native_call, python_signal_handlers_back
 from nqueens_cp.system.processes import prepare_highspy
 
@@ -105,10 +104,11 @@ def installed_solvers() -> tuple[str, ...]:
     return tuple(found)
 
 
-class CpmpyBackend(Backend):
+class CpmpyBackend(RowModelBackend):
     """The row model written once in CPMpy, handed to the CPMpy solver chosen."""
 
     name: ClassVar[str] = "cpmpy"
+    row_model_solver = "CPMpy"
     summary: ClassVar[str] = "row model stated once in CPMpy, solved by a solver CPMpy supports (OR-Tools by default)"
     requires: ClassVar[tuple[str, ...]] = ("cpmpy",)
     extra: ClassVar[str] = "paradigms"
@@ -149,12 +149,6 @@ class CpmpyBackend(Backend):
     @classmethod
     def option_choices(cls, spec: OptionSpec) -> tuple[Any, ...] | None:
         return installed_solvers() or None if spec.name == "solver" else spec.choices
-
-    def memory_estimate(self, instance: Instance) -> ModelEstimate:
-        return with_advice(row_model_memory(instance, "CPMpy"), instance, None)
-
-    def _model_size(self, instance: Instance, unique: bool) -> ModelSize:
-        return row_model(instance).size()
 
     def _solutions(self, instance: Instance, limit: int | None) -> Iterator[Solution]:
         import cpmpy as cp

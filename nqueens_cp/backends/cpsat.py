@@ -14,7 +14,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Iterator
 
 from nqueens_cp.backends.framework.base import Backend, OptionSpec
-from nqueens_cp.backends.framework.limits import answering_backends, is_empty
+from nqueens_cp.backends.framework.limits import answering_backends, family_estimate, is_empty
 from nqueens_cp.core.errors import BackendOptionError, ModelTooLargeError, SearchStoppedError, SolverError
 from nqueens_cp.core.family_checker import witness_value
 from nqueens_cp.core.instance import Instance, Solution
@@ -29,7 +29,7 @@ from nqueens_cp.models.cpsat import (
     cpsat_memory,
     resolve_strategy,
 )
-from nqueens_cp.models.family import FamilyModel, build_family_model, family_memory
+from nqueens_cp.models.family import FamilyModel, build_family_model
 from nqueens_cp.models.geometry import ModelEstimate, ModelSize
 from nqueens_cp.models.reduction import model_rows
 from nqueens_cp.system.interrupts import HandOff, native_call
@@ -251,7 +251,7 @@ class CpSatBackend(Backend):
         """The CP-SAT model of the family ``problem``: its Booleans (``x[v]``, from 1) and the built model."""
         from ortools.sat.python import cp_model
 
-        self.check_fits(replace(family_memory(problem, n), instead="use a smaller board"))
+        self.check_fits(family_estimate(problem, n))
         model = build_family_model(problem, n)
         # -- variables
         cp = cp_model.CpModel()

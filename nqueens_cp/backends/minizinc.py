@@ -11,6 +11,12 @@ Solutions are streamed: the ``minizinc`` Python package runs the ``minizinc`` pr
 its JSON output as the solver prints each solution; closing the iterator early stops the
 solver process. The backend needs the ``minizinc`` package (a dependency of nqueens-cp) and the
 ``minizinc`` program with at least one solver (Debian: ``apt-get install minizinc flatzinc``).
+
+The N-Queens family: each problem is the MiniZinc model of :mod:`nqueens_cp.models.family_minizinc`
+(``solve minimize``/``maximize``), every better solution streamed (``intermediate_solutions``); the
+last is proved optimal when the solver says so (its status ``OPTIMAL_SOLUTION``), and with
+``time_limit`` the solver stops with the best found, unproved. A placement count streams every
+solution.
 """
 
 from __future__ import annotations
@@ -21,12 +27,18 @@ import json
 import shutil
 import subprocess
 import warnings
+from datetime import timedelta
 from functools import cache
 from typing import Any, ClassVar, Iterator
 
 from nqueens_cp.backends.framework.base import Backend, ModelSize, OptionSpec
-from nqueens_cp.core.errors import BackendOptionError, SolverError, did_you_mean
+from nqueens_cp.backends.framework.limits import family_estimate, refuse_classic_time_limit
+from nqueens_cp.core.errors import BackendOptionError, SearchStoppedError, SolverError, did_you_mean
+from nqueens_cp.core.family_checker import witness_value
 from nqueens_cp.core.instance import Instance, Solution
+from nqueens_cp.core.problems import FamilyAnswer, Goal, Problem, Witness
+from nqueens_cp.models.family_cp import cp_witness
+from nqueens_cp.models.family_minizinc import family_minizinc_model
 from nqueens_cp.models.reduction import reduce_instance, uses_reduction
 from nqueens_cp.models.text import minizinc_text
 
@@ -91,7 +103,13 @@ class MiniZincBackend(Backend):
     requires: ClassVar[tuple[str, ...]] = ("minizinc",)
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec("solver", str, "gecode", "MiniZinc solver (any that `minizinc --solvers` lists)"),
+        OptionSpec("time_limit", float, None, "time limit in seconds of a family problem's search (None: no "
+                   "limit): its optimum then answers the best found", minimum=0),
     )
+    #: Every problem of the family, each a MiniZinc model (:mod:`nqueens_cp.models.family_minizinc`).
+    family = frozenset(Problem) - {Problem.QUEENS}
+    #: The placement problems, counted by streaming every solution.
+    family_counts = frozenset({Problem.TOROIDAL, Problem.SUPERQUEENS})
 
     def __init__(self, *, memory_budget_mb: float | None = None, **options: object) -> None:
         super().__init__(memory_budget_mb=memory_budget_mb, **options)
@@ -126,34 +144,103 @@ class MiniZincBackend(Backend):
         return ModelSize(instance.n, 3 + len(instance.fixed), "constraints")
 
     def _solutions(self, instance: Instance, limit: int | None) -> Iterator[Solution]:
+        refuse_classic_time_limit(self.name, self.options)
+        # The model over the free rows when it shrinks (models/reduction.py): q then holds their columns.
+        reduction = reduce_instance(instance) if uses_reduction(instance) else None
+        arguments: dict[str, Any] = {"nr_solutions": limit} if limit is not None else {"all_solutions": True}
+        for result in self._results(minizinc_text(instance), arguments):
+            if result.solution is not None:
+                columns = [int(column) for column in result.solution.q]
+                if reduction is None:
+                    yield tuple(columns)
+                else:
+                    yield reduction.board(dict(zip(reduction.rows, columns, strict=True)))
+
+    def _results(self, text: str, arguments: dict[str, Any]) -> Iterator[Any]:
+        """The results the solver streams for the model ``text`` run with ``arguments`` (of
+        ``minizinc.Instance.solutions``): one per solution, the last with the final status."""
         import minizinc
 
         self.ensure_available()
-        # The model over the free rows when it shrinks (models/reduction.py): q then holds their columns.
-        reduction = reduce_instance(instance) if uses_reduction(instance) else None
         model = minizinc.Model()
-        model.add_string(minizinc_text(instance))
+        model.add_string(text)
         solver = minizinc.Solver.lookup(self.options["solver"])
         problem = minizinc.Instance(solver, model)
         loop = asyncio.new_event_loop()
         with warnings.catch_warnings():
             # Debian's Gecode package overrides global constraint files the old way: MiniZinc warns each run.
             warnings.simplefilter("ignore", minizinc.error.MiniZincWarning)
-            arguments: dict[str, Any] = {"nr_solutions": limit} if limit is not None else {"all_solutions": True}
             stream = problem.solutions(**arguments)
             try:
                 while True:
                     try:
-                        result = loop.run_until_complete(stream.__anext__())
+                        yield loop.run_until_complete(stream.__anext__())
                     except StopAsyncIteration:
                         return
                     except minizinc.error.MiniZincError as error:
                         raise SolverError(f"minizinc ({self.options['solver']}): {error}") from None
-                    if result.solution is not None:
-                        columns = [int(column) for column in result.solution.q]
-                        if reduction is None:
-                            yield tuple(columns)
-                        else:
-                            yield reduction.board(dict(zip(reduction.rows, columns, strict=True)))
             finally:
                 _close(loop, stream)
+
+    # -- the N-Queens family -----------------------------------------------------------------
+
+    def _family_results(self, problem: Problem, n: int, arguments: dict[str, Any]) -> Iterator[Any]:
+        """The results of the MiniZinc model of the family ``problem``, once its memory fits."""
+        self.check_fits(family_estimate(problem, n))
+        return self._results(family_minizinc_model(problem, n).text, arguments)
+
+    def _solve_family(self, problem: Problem, n: int) -> FamilyAnswer:
+        """The solver's search (branch and bound for an optimum, each better solution streamed); the
+        last solution is proved optimal when the solver says so (``==========``)."""
+        import minizinc
+
+        limit = self.options["time_limit"]
+        arguments: dict[str, Any] = {"intermediate_solutions": not problem.counts_placements}
+        if limit is not None:
+            arguments["time_limit"] = timedelta(seconds=limit)
+        best: Any = None
+        status = minizinc.Status.UNKNOWN
+        flattening = timedelta(0)
+        found_at: float | None = None
+        for result in self._family_results(problem, n, arguments):
+            status = result.status
+            flattening = result.statistics.get("flatTime", flattening)
+            if result.solution is not None:
+                best = result.solution
+                # MiniZinc's clock at the solution, less its flattening: from the start of the search
+                elapsed = result.statistics.get("time")
+                found_at = None if elapsed is None else max(0.0, (elapsed - flattening).total_seconds())
+        if best is None:
+            if status is minizinc.Status.UNSATISFIABLE:
+                return FamilyAnswer(problem, n, None, None, True)
+            if limit is None:
+                raise SolverError(f"minizinc ({self.options['solver']}) stopped without an answer ({status.name})")
+            raise SearchStoppedError(f"minizinc reached its time limit of {limit:g} s before it found a witness of "
+                                     f"{problem.value} or proved there is none ({status.name})")
+        witness = _family_witness(problem, n, best)
+        proved = problem.counts_placements or status is minizinc.Status.OPTIMAL_SOLUTION
+        return FamilyAnswer(problem, n, witness, witness_value(problem, witness), proved, found_at=found_at)
+
+    def _count_family(self, problem: Problem, n: int) -> int:
+        """Every solution streamed and counted (the torus's model fixes row 0's queen: times n)."""
+        import minizinc
+
+        found, status = 0, minizinc.Status.UNKNOWN
+        for result in self._family_results(problem, n, {"all_solutions": True}):
+            status = result.status
+            found += result.solution is not None
+        if status not in (minizinc.Status.ALL_SOLUTIONS, minizinc.Status.UNSATISFIABLE):
+            raise SolverError(f"minizinc stopped before it found every placement ({status.name})")
+        return found * n if problem is Problem.TOROIDAL else found
+
+
+def _family_witness(problem: Problem, n: int, solution: Any) -> Witness:
+    """The witness of a MiniZinc solution of :func:`family_minizinc_model`'s model (its arrays)."""
+    goal = problem.goal
+    if goal is Goal.PLACE:
+        return cp_witness(problem, n, solution.q)
+    if goal is Goal.COLOUR:
+        return cp_witness(problem, n, solution.c)
+    if goal is Goal.PEACEABLE:
+        return cp_witness(problem, n, (solution.w, solution.b))
+    return cp_witness(problem, n, solution.x)

@@ -11,18 +11,18 @@ whose count (OEIS) is within it, or at most :data:`MAX_ENUMERATION_ROWS` rows to
 
 from __future__ import annotations
 
-from dataclasses import replace
 from itertools import islice
 from typing import TYPE_CHECKING, Iterator
 
 from nqueens_cp.backends.framework.base import OptionSpec
+from nqueens_cp.backends.framework.limits import family_estimate
 from nqueens_cp.backends.framework.modelled import ModelledBackend
 from nqueens_cp.core.errors import ModelTooLargeError, SearchStoppedError, SolverError
 from nqueens_cp.core.family_checker import witness_value
 from nqueens_cp.core.instance import Instance, Solution
 from nqueens_cp.core.oeis import A000170, A002562
 from nqueens_cp.core.problems import Direction, FamilyAnswer, Problem
-from nqueens_cp.models.family import FamilyModel, build_family_model, family_memory
+from nqueens_cp.models.family import FamilyModel, build_family_model
 from nqueens_cp.models.geometry import ModelSize
 from nqueens_cp.models.linear import LinearModel
 from nqueens_cp.models.mip import FORMULATIONS, build_mip_model, mip_memory
@@ -156,7 +156,7 @@ class MipBackend(ModelledBackend[LinearModel]):
         import highspy
         import numpy as np
 
-        self.check_fits(replace(family_memory(problem, n), instead="use a smaller board"))
+        self.check_fits(family_estimate(problem, n))
         model = build_family_model(problem, n)
         highs = self._highs(model)
         if model.objective is not None:

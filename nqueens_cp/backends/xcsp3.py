@@ -22,12 +22,11 @@ import subprocess
 import tempfile
 from typing import Callable, ClassVar, Iterator
 
-from nqueens_cp.backends.framework.base import Backend, OptionSpec
-from nqueens_cp.backends.framework.limits import with_advice
+from nqueens_cp.backends.framework.base import OptionSpec
+from nqueens_cp.backends.framework.modelled import RowModelBackend
 from nqueens_cp.core.errors import SolverError
 from nqueens_cp.core.instance import Instance, Solution
-from nqueens_cp.models.geometry import ModelEstimate, ModelSize
-from nqueens_cp.models.rows import row_model, row_model_memory
+from nqueens_cp.models.rows import row_model
 from nqueens_cp.models.xcsp3 import xcsp3_text
 
 #: The solvers of ``-O solver=`` and the jar of each, under pycsp3's ``solvers`` folder.
@@ -69,10 +68,11 @@ def solver_command(solver: str, path: str, limit: int | None) -> list[str]:
     return [java, "-cp", jar, "org.chocosolver.parser.xcsp.ChocoXCSP", path, "-a", *limit_option]
 
 
-class Xcsp3Backend(Backend):
+class Xcsp3Backend(RowModelBackend):
     """The XCSP3 text of the row model, solved by ACE or Choco as a Java program."""
 
     name: ClassVar[str] = "xcsp3"
+    row_model_solver = "ACE"
     summary: ClassVar[str] = "row model written as XCSP3 (.xml), solved by ACE or Choco (Java jars shipped by pycsp3)"
     requires: ClassVar[tuple[str, ...]] = ("pycsp3",)
     extra: ClassVar[str] = "paradigms"
@@ -90,12 +90,6 @@ class Xcsp3Backend(Backend):
         if solver_jar("ace") is None:
             return "backend xcsp3: the installed pycsp3 has no ACE jar: pip install --force-reinstall pycsp3"
         return None
-
-    def memory_estimate(self, instance: Instance) -> ModelEstimate:
-        return with_advice(row_model_memory(instance, "ACE"), instance, None)
-
-    def _model_size(self, instance: Instance, unique: bool) -> ModelSize:
-        return row_model(instance).size()
 
     def _solutions(self, instance: Instance, limit: int | None) -> Iterator[Solution]:
         self.check_fits(self.memory_estimate(instance))

@@ -15,7 +15,7 @@ OPTION_BACKENDS: dict[str, tuple[str, ...]] = {
     "encoding": ("sat", "ganak", "approxmc"),
     "solver": ("sat", "minizinc", "cpmpy", "xcsp3"),
     "search_workers": ("cpsat",),
-    "time_limit": ("cpsat", "mip", "choco", "cpmpy", "localsearch"),
+    "time_limit": ("cpsat", "mip", "choco", "cpmpy", "localsearch", "asp", "smt", "minizinc"),
 }
 
 

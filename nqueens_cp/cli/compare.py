@@ -152,7 +152,7 @@ def add_parser(subparsers: Any) -> None:
                         metavar="S", help=f"seconds each run may take before it is killed (default {DEFAULT_TIMEOUT:g}; "
                         "--time-limit is the same flag, as in solve)")
     parser.add_argument("--memory-limit", type=number("--memory-limit (MB)"), default=None, metavar="MB",
-                        help="resident memory each worker may use; one that grows past it is killed and "
+                        help="resident memory each worker may add to what it started with; one that grows past it is killed and "
                         "recorded as oom (out of memory), like a timeout (default: half of this machine's memory)")
     parser.add_argument("--out", default=DEFAULT_OUT, metavar="DIR",
                         help=f"directory for the report and data (default {DEFAULT_OUT})")

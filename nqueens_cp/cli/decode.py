@@ -30,8 +30,8 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("file", metavar="FILE", help="the solver's output ('-' for stdin)")
     parser.add_argument("--problem", choices=FAMILY_PROBLEMS, metavar="P",
                         help="the answer is for the family model of P written by export N --problem P: SAT, "
-                        "MaxSAT or PB solvers' s/v/o lines, or a MIP solver's solution file (x<i> value per "
-                        "line: HiGHS, Gurobi's .sol); the witness is printed and checked by the independent "
+                        "MaxSAT or PB solvers' s/v/o lines, a MIP solver's solution file (x<i> value per "
+                        "line: HiGHS, Gurobi's .sol), z3's model, or the atoms clingo and MiniZinc print; the witness is printed and checked by the independent "
                         "checker, and an optimum the solver says it proved is compared with OEIS")
     parser.set_defaults(run=run)
 

@@ -16,7 +16,7 @@ FORMAT_CHOICES = ("dimacs", "cpsat", "minizinc", "opb", "xcsp3", "asp", "smt2", 
 #: The problems of the family ``--problem`` takes, and the formats each is written in (a test checks
 #: them against :mod:`nqueens_cp.export.family`).
 FAMILY_PROBLEMS = ("toroidal", "superqueens", "domination", "independent-domination", "colouring", "peaceable")
-FAMILY_FORMAT_CHOICES = ("lp", "mps", "opb", "wcnf", "dimacs")
+FAMILY_FORMAT_CHOICES = ("lp", "mps", "opb", "wcnf", "dimacs", "smt2", "asp", "minizinc")
 
 
 def add_parser(subparsers: Any) -> None:
@@ -27,12 +27,13 @@ def add_parser(subparsers: Any) -> None:
         "cpsat (the cpsat backend's model as protobuf text), minizinc (three alldifferent), "
         "opb (pseudo-Boolean), xcsp3 (the row model as XCSP3 XML, read by ACE and Choco), asp (the asp backend's logic program, for clingo), smt2 and smt2-int (the smt backend's Boolean and integer models, for z3), lp and mps (the mip backend's 0-1 program, for HiGHS or any MIP solver). In dimacs and opb, square (r, c) is variable r*N + c + 1. "
         "With --problem P, the family's 0-1 model of P (docs/family.md): lp, mps, opb, wcnf (weighted "
-        "MaxSAT, an optimisation problem) or dimacs (a placement problem); nqueens-cp decode N --problem P "
+        "MaxSAT, an optimisation problem), dimacs (a placement problem) or smt2 (for z3); or the paradigm's own "
+        "model of P: asp (for clingo) or minizinc (for Gecode); nqueens-cp decode N --problem P "
         "reads a solver's answer back. See models/README.md.",
     )
     add_board_arguments(parser)
     parser.add_argument("--problem", choices=FAMILY_PROBLEMS, metavar="P",
-                        help=f"a problem of the N-Queens family ({', '.join(FAMILY_PROBLEMS)}): its 0-1 model, "
+                        help=f"a problem of the N-Queens family ({', '.join(FAMILY_PROBLEMS)}): its model, "
                         f"as {', '.join(FAMILY_FORMAT_CHOICES)} (wcnf for an optimum, dimacs for a placement)")
     parser.add_argument("--format", choices=FORMAT_CHOICES, help="output format (required unless --completion)")
     parser.add_argument("--completion", action="store_true",

@@ -75,14 +75,9 @@ def run_family(args: argparse.Namespace) -> int:
     if args.count and args.unique:
         return _count_classes(backend, problem, n)
     if args.count:
-        count = backend.count_family(problem, n)
-        published = SEQUENCES[problem.sequences[0]].get(n)
-        if published is not None and published != count:
-            sys.stderr.write(f"nqueens-cp: error: {backend.name} counted {count} placements of {problem.value} "
-                             f"for n = {n}, {problem.sequences[0]} publishes {published}\n")
-            return 1
-        print(count)
-        return 0
+        sequence = problem.sequences[0]
+        return _print_count(backend.name, backend.count_family(problem, n), f"placements of {problem.value} for n = {n}",
+                            sequence, SEQUENCES[sequence].get(n))
     try:
         answer: FamilyAnswer = backend.solve_family(problem, n)  # its witness checked by the independent checker
     except InvalidWitnessError as error:  # nothing of it is written
@@ -100,13 +95,18 @@ def _published_classes(problem: Problem, n: int) -> tuple[str, int | None]:
 
 def _count_classes(backend: Any, problem: Problem, n: int) -> int:
     """``--count --unique``: the placements up to the problem's symmetries, checked against OEIS."""
-    classes = backend.count_family_classes(problem, n)
     sequence, published = _published_classes(problem, n)
-    if published is not None and published != classes:
-        sys.stderr.write(f"nqueens-cp: error: {backend.name} counted {classes} classes of placements of "
-                         f"{problem.value} for n = {n}, {sequence} publishes {published}\n")
+    return _print_count(backend.name, backend.count_family_classes(problem, n),
+                        f"classes of placements of {problem.value} for n = {n}", sequence, published)
+
+
+def _print_count(backend: str, count: int, what: str, sequence: str, published: int | None) -> int:
+    """Print ``count`` (of ``what``) unless it differs from the term ``sequence`` publishes, which is
+    an error; returns the exit status."""
+    if published is not None and published != count:
+        sys.stderr.write(f"nqueens-cp: error: {backend} counted {count} {what}, {sequence} publishes {published}\n")
         return 1
-    print(classes)
+    print(count)
     return 0
 
 

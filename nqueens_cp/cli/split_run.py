@@ -39,11 +39,9 @@ def add_parallel_arguments(parser: argparse.ArgumentParser) -> None:
         "results are added up. With --all the solutions are streamed as sub-problems finish, so "
         "their order differs from a serial run (the set is the same).",
     )
-    group.add_argument(
-        "--workers",
-        type=integer("--workers", 1),
-        metavar="W",
-        help="the number of parallel workers of a split run, for every backend (W > 1 splits the "
+    _integer_flag(
+        group, "--workers", 1, "W",
+        "the number of parallel workers of a split run, for every backend (W > 1 splits the "
         "instance; default 1). A backend's own search threads have their own flag (cpsat: --search-workers)",
     )
     group.add_argument(
@@ -59,18 +57,14 @@ def add_parallel_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="ADDRESS",
         help="address of a running Dask scheduler, e.g. tcp://host:8786 (implies --executor dask)",
     )
-    group.add_argument(
-        "--split-depth",
-        type=integer("--split-depth", 0),
-        metavar="K",
-        help="fix the queens of the first K rows in each sub-problem (default: the checkpoint's "
+    _integer_flag(
+        group, "--split-depth", 0, "K",
+        "fix the queens of the first K rows in each sub-problem (default: the checkpoint's "
         "depth when resuming, else the smallest K giving at least 16 sub-problems per worker)",
     )
-    group.add_argument(
-        "--batches",
-        type=integer("--batches", 1),
-        metavar="B",
-        help="--count of an empty board with the bitboard backend: split into B batches of start "
+    _integer_flag(
+        group, "--batches", 1, "B",
+        "--count of an empty board with the bitboard backend: split into B batches of start "
         "constellations, which keep all 8 symmetries (default: the checkpoint's when resuming, else "
         "16 per worker, 64 per thread of this process; give more for a big cluster). Rows are split "
         "instead with --split-depth",
@@ -82,12 +76,9 @@ def add_parallel_arguments(parser: argparse.ArgumentParser) -> None:
         "again resumes from it; a file made for another instance, backend, options, split depth "
         "or task is refused. With --all the solutions are stored too (n bytes each, compressed)",
     )
-    group.add_argument(
-        "--retries",
-        type=integer("--retries", 0),
-        default=None,
-        metavar="R",
-        help=f"retry a failing sub-problem up to R times (default {RETRIES}), then stop with exit status 1 "
+    _integer_flag(
+        group, "--retries", 0, "R",
+        f"retry a failing sub-problem up to R times (default {RETRIES}), then stop with exit status 1 "
         "and no result",
     )
     group.add_argument(
@@ -108,6 +99,11 @@ def add_parallel_arguments(parser: argparse.ArgumentParser) -> None:
         help="the configuration --verify counts with, NAME[:KEY=VALUE...] (implies --verify); for a "
         "constellation split its count of the board with each constellation's queens pre-placed",
     )
+
+
+def _integer_flag(group: argparse._ArgumentGroup, flag: str, minimum: int, metavar: str, help: str) -> None:
+    """Add ``flag``, an integer >= ``minimum`` (its errors name the flag), to ``group``."""
+    group.add_argument(flag, type=integer(flag, minimum), metavar=metavar, help=help)
 
 
 def wants_split(args: argparse.Namespace) -> bool:

@@ -13,7 +13,16 @@ format     what is written
 ``wcnf``   weighted MaxSAT (an optimisation problem): every row as hard clauses, one soft unit clause
            per objective term (``-x`` of weight 1 for a minimised ``x``, ``x`` for a maximised one)
 ``dimacs`` CNF (a placement problem): every row as clauses
+``smt2``   SMT-LIB 2 for z3: the same 0-1 program over Booleans, one pseudo-Boolean assertion per row,
+           ``(minimize ...)``/``(maximize ...)`` (:mod:`nqueens_cp.models.family_smt`, what the smt
+           backend solves), then ``(check-sat)`` and ``(get-model)``
 =========  ==========================================================================================
+
+Two more are the paradigms' own models, not the 0-1 program: ``asp`` (the answer set program of
+:mod:`nqueens_cp.models.family_asp`, for clingo) and ``minizinc`` (the MiniZinc model of
+:mod:`nqueens_cp.models.family_minizinc`, for Gecode or any MiniZinc solver), the models the asp
+and minizinc backends solve; their answers name the pieces (``q(R,C)``, ``colour(R,C,K)``,
+``w(R,C)``, ``b(R,C)``).
 
 The rows become clauses by PySAT's cardinality encodings: every coefficient of the family's rows
 is +1 or -1, and a term ``-x`` is ``(1 - x) - 1``, so a row is a cardinality constraint over
@@ -22,10 +31,12 @@ literals, ``Σ_{+} x + Σ_{-} ¬x`` between the row's bounds shifted by the numb
 armies' ``Σ w - Σ b = 0`` is "exactly n² of the w and the ¬b"). At-most-one rows use the
 sequential counter, the others the totalizer; auxiliary variables come after the model's.
 
-Variable ``v`` of the model is ``x<v>`` in LP, MPS and OPB and ``v`` in the CNFs; the header of
-each file says what the variables mean. :func:`decode_family` reads a solver's answer back
-(``s``/``v``/``o`` lines of SAT, MaxSAT and PB solvers, or ``name value`` lines of MIP solvers'
-solution files: HiGHS's, Gurobi's ``.sol``) into the witness, which the independent checker judges.
+Variable ``v`` of the model is ``x<v>`` in LP, MPS, OPB and SMT-LIB and ``v`` in the CNFs; the
+header of each file says what the variables mean. :func:`decode_family` reads a solver's answer
+back (``s``/``v``/``o`` lines of SAT, MaxSAT and PB solvers, ``name value`` lines of MIP solvers'
+solution files: HiGHS's, Gurobi's ``.sol``; z3's ``sat`` and ``(define-fun x<v> () Bool true)``;
+clingo's and MiniZinc's printed atoms, the last answer's) into the witness, which the independent
+checker judges.
 """
 
 from __future__ import annotations
@@ -40,11 +51,14 @@ from nqueens_cp.core.family_oeis import SEQUENCES
 from nqueens_cp.core.problems import Direction, Goal, Problem, Witness
 from nqueens_cp.export.decode import parse_solver_output
 from nqueens_cp.models.family import FamilyModel, build_family_model
+from nqueens_cp.models.family_asp import atoms_witness, family_asp_program, parse_atoms
+from nqueens_cp.models.family_minizinc import family_minizinc_model
+from nqueens_cp.models.family_smt import family_smt_model
 from nqueens_cp.models.linear import LinearRow
 
 #: The family's export formats and their file suffixes.
 FAMILY_FORMAT_SUFFIXES: dict[str, str] = {"lp": ".lp", "mps": ".mps", "opb": ".opb", "wcnf": ".wcnf",
-                                          "dimacs": ".cnf"}
+                                          "dimacs": ".cnf", "smt2": ".smt2", "asp": ".asp.lp", "minizinc": ".mzn"}
 FAMILY_FORMATS: tuple[str, ...] = tuple(FAMILY_FORMAT_SUFFIXES)
 #: Terms written on one line of an LP file (its readers take long lines, a person reads short ones).
 LP_TERMS_PER_LINE = 12
@@ -258,18 +272,32 @@ def family_wcnf_text(model: FamilyModel) -> str:
     return "\n".join(out) + "\n"
 
 
+def family_smt2_text(model: FamilyModel) -> str:
+    """``model`` in SMT-LIB 2 (:func:`~nqueens_cp.models.family_smt.family_smt_model`), asking z3 for
+    the optimum (or a placement) and its model."""
+    built = family_smt_model(model.problem, model.n)
+    return "\n".join([*_header(model, ";", "smt2"), built.body + "(check-sat)", "(get-model)", ""])
+
+
 _WRITERS: dict[str, Callable[[FamilyModel], str]] = {
     "lp": family_lp_text, "mps": family_mps_text, "opb": family_opb_text, "wcnf": family_wcnf_text,
-    "dimacs": family_dimacs_text,
+    "dimacs": family_dimacs_text, "smt2": family_smt2_text,
+}
+#: The formats that are a paradigm's own model rather than the 0-1 program.
+_OWN_MODELS: dict[str, Callable[[Problem, int], str]] = {
+    "asp": lambda problem, n: family_asp_program(problem, n).text,
+    "minizinc": lambda problem, n: family_minizinc_model(problem, n).text,
 }
 
 
 def export_family_model(problem: Problem, n: int, fmt: str) -> str:
     """The model of ``problem`` on the n x n board in format ``fmt`` (one of :data:`FAMILY_FORMATS`)."""
-    if fmt not in _WRITERS:
+    if fmt not in FAMILY_FORMAT_SUFFIXES:
         raise BackendOptionError(f"--problem {problem.value} is written as {', '.join(FAMILY_FORMATS)}, not {fmt}")
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
         raise BackendOptionError(f"n must be an integer >= 1, got {n!r}")
+    if fmt in _OWN_MODELS:
+        return _OWN_MODELS[fmt](problem, n)
     return _WRITERS[fmt](build_family_model(problem, n))
 
 
@@ -320,16 +348,49 @@ def _literal_line(line: str) -> str:
     return line
 
 
+_SMT_TRUE = re.compile(r"\(define-fun\s+x(\d+)\s+\(\)\s+Bool\s+true\s*\)")
+#: clingo's line before each answer set, and MiniZinc's after each solution.
+_CLINGO_ANSWER = re.compile(r"^Answer: \d+.*$", re.MULTILINE)
+_MINIZINC_END = re.compile(r"^----------$", re.MULTILINE)
+
+
+def _smt_answer(text: str) -> tuple[set[int], bool, bool]:
+    """z3's answer: the variables ``x<v>`` its model sets true, whether it says ``sat`` (with an
+    objective: z3's optimiser ended, the optimum), and whether it says ``unsat``."""
+    words = [line.strip() for line in text.splitlines() if line.strip() and not line.startswith(";")]
+    status = words[0] if words else ""
+    return {int(v) for v in _SMT_TRUE.findall(text)}, status == "sat", status == "unsat"
+
+
+def _atoms_answer(text: str) -> tuple[list[tuple[str, tuple[int, ...]]], bool, bool]:
+    """clingo's or MiniZinc's printed answer: the atoms of the last answer, whether the solver says
+    it is optimal (clingo's ``OPTIMUM FOUND``, MiniZinc's ``==========``: the search ended) and
+    whether it says there is none."""
+    lines = {line.strip() for line in text.splitlines()}
+    solutions = _MINIZINC_END.split(text)
+    last = solutions[-2] if len(solutions) > 1 else _CLINGO_ANSWER.split(text)[-1]
+    optimal = "OPTIMUM FOUND" in lines or "==========" in lines
+    unsatisfiable = "UNSATISFIABLE" in lines or "=====UNSATISFIABLE=====" in lines
+    return parse_atoms(last), optimal, unsatisfiable
+
+
 def decode_family(problem: Problem, n: int, text: str, source: str = "solver output") -> FamilyDecoded:
     """The witness a solver's answer ``text`` (see :class:`FamilyDecoded`) gives for the model of
     ``problem`` on the n x n board, checked by the independent checker; ``ModelFileError`` when
     ``text`` is no answer at all."""
     model = build_family_model(problem, n)
-    true, optimal, unsatisfiable = _true_variables(text, source)  # the CNFs' auxiliaries are ignored
+    if "define-fun" in text or text.lstrip().startswith(("sat", "unsat", "unknown")):
+        true, optimal, unsatisfiable = _smt_answer(text)
+        atoms = None
+    elif _CLINGO_ANSWER.search(text) or _MINIZINC_END.search(text) or "=====UNSATISFIABLE=====" in text:
+        atoms, optimal, unsatisfiable = _atoms_answer(text)
+    else:
+        true, optimal, unsatisfiable = _true_variables(text, source)  # the CNFs' auxiliaries are ignored
+        atoms = None
     if unsatisfiable:
         return FamilyDecoded(problem, n, None, None, (), False, True)
     try:
-        witness = model.decode(lambda v: v in true)
+        witness = atoms_witness(problem, n, atoms) if atoms is not None else model.decode(lambda v: v in true)
     except StopIteration:  # a colouring's square without a colour
         return FamilyDecoded(problem, n, None, None, ("a square has no colour",), optimal)
     problems = tuple(witness_problems(problem, n, witness))

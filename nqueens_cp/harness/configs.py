@@ -7,9 +7,9 @@ command line), and so does a backend whose solver package is missing.
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Callable, Iterable
 
-from nqueens_cp.backends.framework.base import Answer
+from nqueens_cp.backends.framework.base import Answer, Backend
 from nqueens_cp.backends.framework.configuration import Configuration
 from nqueens_cp.backends.framework.registry import backend_class, backend_names
 from nqueens_cp.core.errors import BackendOptionError, NQueensError
@@ -116,20 +116,35 @@ def default_configuration_texts(answer: Answer = Answer.ALL, *, fixed: bool = Fa
 def default_left_out(answer: Answer = Answer.ALL, *, fixed: bool = False) -> dict[str, str]:
     """The backends :func:`default_configuration_texts` leaves out, each with why: the reason
     ``nqueens-cp backends`` gives for one that cannot run here, else what it does not answer."""
+
+    def refusal(cls: type[Backend]) -> str | None:
+        if answer not in cls.answers:
+            return f"it answers {', '.join(sorted(cls.answers))} only"
+        if fixed and not cls.supports_fixed:
+            return "it does not take pre-placed queens"
+        return None
+
+    return _left_out(lambda cls: True, refusal)
+
+
+def _left_out(takes_part: Callable[[type[Backend]], bool],
+              refusal: Callable[[type[Backend]], str | None]) -> dict[str, str]:
+    """The registered backends that would take part (``takes_part``) but cannot, each with why:
+    the reason ``nqueens-cp backends`` gives for one that cannot run here, else ``refusal``'s."""
     left_out: dict[str, str] = {}
     for name in backend_names():
         try:
             cls = backend_class(name)
+            if not takes_part(cls):
+                continue
             reason = cls.unavailable_reason()
         except NQueensError as error:
             left_out[name] = str(error)
             continue
+        if reason is None:
+            reason = refusal(cls)
         if reason is not None:
             left_out[name] = reason
-        elif answer not in cls.answers:
-            left_out[name] = f"it answers {', '.join(sorted(cls.answers))} only"
-        elif fixed and not cls.supports_fixed:
-            left_out[name] = "it does not take pre-placed queens"
     return left_out
 
 
@@ -154,16 +169,4 @@ def default_family_texts(task: FamilyTask) -> list[str]:
 def default_family_left_out(task: FamilyTask) -> dict[str, str]:
     """The backends that declare the family task's problem but cannot run here, each with why
     (the backends that do not declare it never take part, and are not listed)."""
-    left_out: dict[str, str] = {}
-    for name in backend_names():
-        try:
-            cls = backend_class(name)
-            if not task.declared_by(cls):
-                continue
-            reason = cls.unavailable_reason()
-        except NQueensError as error:
-            left_out[name] = str(error)
-            continue
-        if reason is not None:
-            left_out[name] = reason
-    return left_out
+    return _left_out(task.declared_by, lambda cls: None)

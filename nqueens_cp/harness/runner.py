@@ -3,7 +3,9 @@
 A worker that does not answer within the timeout is killed and the run recorded as
 ``TIMED_OUT``; a worker whose resident memory grows past the memory limit (watched every
 :data:`MEMORY_POLL` seconds, with an address-space ``RLIMIT_AS`` backstop against a sudden huge
-allocation) is killed and recorded as ``OUT_OF_MEMORY``; a worker that raises, calls ``os._exit``
+allocation) is killed and recorded as ``OUT_OF_MEMORY``: what it grows above its size at its start,
+since a forked worker's resident size begins with its parent's pages, which are not its own use
+(a comparison started from a process holding 480 MB had every worker killed at a limit of 400 MB); a worker that raises, calls ``os._exit``
 or dies from a signal (a crash inside a native solver) is recorded as ``FAILED`` with the reason;
 a run the backend refused up front (``ModelTooLargeError``: a model over the memory budget, a
 search that cannot reach n) as ``REFUSED`` (see :class:`~.results.RunStatus`); either way the
@@ -149,8 +151,9 @@ class Runner:
         try:
             with _stop_signals_blocked():
                 process.start()  # a Ctrl-C now waits until the worker is known, so it can be killed
+            inherited_kb = resident_kb(process.pid) if process.pid is not None else None  # forked: the parent's pages
             sender.close()  # the parent's copy: the worker's end alone keeps the pipe open
-            over = self._wait(receiver, process.pid)
+            over = self._wait(receiver, process.pid, inherited_kb or 0)
             if over is not None:
                 return RunResult(record(RunStatus.OUT_OF_MEMORY, over), instance)
             if not receiver.poll(0):
@@ -190,8 +193,9 @@ class Runner:
                     kill_tree(process.pid)  # the worker and any solver program it started
                     process.join()
 
-    def _wait(self, receiver: Any, pid: int | None) -> str | None:
-        """Wait for the worker's answer until the timeout; the reason if it went over the memory limit."""
+    def _wait(self, receiver: Any, pid: int | None, inherited_kb: int) -> str | None:
+        """Wait for the worker's answer until the timeout; the reason if its resident memory grew past
+        the memory limit above ``inherited_kb``, its size when it started."""
         if self.memory_limit_mb is None or pid is None:
             receiver.poll(self.timeout)
             return None
@@ -202,10 +206,10 @@ class Runner:
             if remaining <= 0 or receiver.poll(min(remaining, MEMORY_POLL)):
                 return None
             rss = resident_kb(pid)
-            if rss is not None and rss > limit_kb:
+            if rss is not None and rss - inherited_kb > limit_kb:
                 return (
-                    f"out of memory: the worker's resident memory reached {rss / 1024:.0f} MB, over the "
-                    f"limit of {self.memory_limit_mb:g} MB; worker killed"
+                    f"out of memory: the worker's resident memory grew by {(rss - inherited_kb) / 1024:.0f} MB "
+                    f"(to {rss / 1024:.0f} MB), over the limit of {self.memory_limit_mb:g} MB; worker killed"
                 )
 
 def plan(

@@ -29,7 +29,7 @@ Symmetries used, each tested in ``tests/test_family_searches.py``:
 * **Solutions up to the 8 symmetries of the square** (:func:`unique_count`, OEIS A051224 for
   superqueens) by Burnside's lemma: the classes number ``(1/8) * sum over g of Fix(g)``, where
   ``Fix(g)`` counts the solutions ``g`` maps onto themselves. ``Fix(identity)`` is the count;
-  every other ``Fix(g)`` is counted by ``_fixed_count``, a search that places whole orbits of
+  every other ``Fix(g)`` is counted by :func:`orbit_fixed_count`, a search that places whole orbits of
   squares under ``g`` (a rotation by 180 degrees fixes far fewer solutions than there are, so
   these searches are short). Nothing is enumerated.
 
@@ -49,8 +49,7 @@ import numpy.typing as npt
 
 from nqueens_cp.core.problems import Rules
 from nqueens_cp.core.symmetry import INVERSE, MIRROR, REVERSE, SYMMETRIES
-from nqueens_cp.searches import superqueens_count, torus_count
-from nqueens_cp.system.compiled import compiled
+from nqueens_cp.system.compiled import compiled, inline
 
 Int64Array = npt.NDArray[np.int64]
 
@@ -137,14 +136,18 @@ def _count_from(n: int, toroidal: bool, knight: bool, prefix: Int64Array) -> int
     return total
 
 
-@compiled
-def _fixed_count(n: int, toroidal: bool, knight: bool, symmetry: int) -> int:
-    """The placements that the symmetry of index ``symmetry`` (its bits as in
-    :mod:`nqueens_cp.core.symmetry`) maps onto themselves.
+@inline
+def _orbit_fixed_count(n: int, toroidal: bool, knight: bool, a: int, b: int, c: int, d: int, t_row: int,
+                       t_col: int) -> int:
+    """The placements of n pieces (``toroidal``: the diagonals wrap; ``knight``: no two pieces a
+    knight's jump apart) that the map ``(r, q) -> (a r + b q + t_row, c r + d q + t_col)`` (mod n
+    on the torus) sends onto themselves; the map must send the board onto itself.
 
-    Rows are filled in order; the first empty row takes a queen on each column in turn together
-    with the whole orbit of that square under the symmetry (rows the orbit fills are skipped later),
-    each square checked against every queen placed: row, column, both diagonals, knight jumps.
+    The search behind both Burnside sums, this module's :func:`unique_count` and
+    :mod:`~nqueens_cp.searches.torus_classes`: rows are filled in order; the first empty row takes a
+    queen on each column in turn together with the whole orbit of that square under the map (rows
+    the orbit fills are skipped later), each square checked against every queen placed: row,
+    column, both diagonals, knight jumps.
     """
     row_used = np.zeros(n, np.bool_)
     col_used = np.zeros(n, np.bool_)
@@ -164,10 +167,12 @@ def _fixed_count(n: int, toroidal: bool, knight: bool, symmetry: int) -> int:
             placed -= 1
             level_placed[depth] -= 1
             r = placed_row[placed]
-            c = placed_col[placed]
-            up = (r + c) % n if toroidal else r + c
-            dn = (r - c) % n if toroidal else r - c + n
-            row_used[r] = col_used[c] = up_used[up] = down_used[dn] = occupied[r, c] = False
+            q = placed_col[placed]
+            up = (r + q) % n if toroidal else r + q
+            dn = (r - q) % n if toroidal else r - q + n
+            row_used[r] = col_used[q] = up_used[up] = down_used[dn] = False
+            if knight:
+                occupied[r, q] = False
         row = level_row[depth]
         if row == n:
             total += 1
@@ -179,34 +184,34 @@ def _fixed_count(n: int, toroidal: bool, knight: bool, symmetry: int) -> int:
             continue
         level_col[depth] = col + 1
         r = row
-        c = col
+        q = col
         ok = True
         while True:
-            up = (r + c) % n if toroidal else r + c
-            dn = (r - c) % n if toroidal else r - c + n
-            if row_used[r] or col_used[c] or up_used[up] or down_used[dn]:
+            up = (r + q) % n if toroidal else r + q
+            dn = (r - q) % n if toroidal else r - q + n
+            if row_used[r] or col_used[q] or up_used[up] or down_used[dn]:
                 ok = False
                 break
             if knight:
-                for dr, dc in ((1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1)):
+                for dr, dq in ((1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1)):
                     rr = r + dr
-                    cc = c + dc
-                    if 0 <= rr < n and 0 <= cc < n and occupied[rr, cc]:
+                    qq = q + dq
+                    if 0 <= rr < n and 0 <= qq < n and occupied[rr, qq]:
                         ok = False
                 if not ok:
                     break
-            row_used[r] = col_used[c] = up_used[up] = down_used[dn] = occupied[r, c] = True
+            row_used[r] = col_used[q] = up_used[up] = down_used[dn] = True
+            if knight:
+                occupied[r, q] = True
             placed_row[placed] = r
-            placed_col[placed] = c
+            placed_col[placed] = q
             placed += 1
             level_placed[depth] += 1
-            if symmetry & INVERSE:
-                r, c = c, r
-            if symmetry & REVERSE:
-                r = n - 1 - r
-            if symmetry & MIRROR:
-                c = n - 1 - c
-            if r == row and c == col:
+            r, q = a * r + b * q + t_row, c * r + d * q + t_col
+            if toroidal:
+                r %= n
+                q %= n
+            if r == row and q == col:
                 break
         if not ok:
             continue
@@ -218,6 +223,33 @@ def _fixed_count(n: int, toroidal: bool, knight: bool, symmetry: int) -> int:
         level_col[depth] = 0
         level_placed[depth] = 0
     return total
+
+
+@compiled
+def orbit_fixed_count(n: int, toroidal: bool, knight: bool, a: int, b: int, c: int, d: int, t_row: int,
+                      t_col: int) -> int:
+    """:func:`_orbit_fixed_count`, the rules chosen at run time."""
+    return _orbit_fixed_count(n, toroidal, knight, a, b, c, d, t_row, t_col)
+
+
+@compiled
+def torus_orbit_fixed_count(n: int, a: int, b: int, c: int, d: int, t_row: int, t_col: int) -> int:
+    """:func:`_orbit_fixed_count` of toroidal queens, compiled for that case alone (its tests of the
+    rules folded away)."""
+    return _orbit_fixed_count(n, True, False, a, b, c, d, t_row, t_col)
+
+
+def square_map(n: int, symmetry: int) -> tuple[int, int, int, int, int, int]:
+    """The square's symmetry of index ``symmetry`` as the affine map ``(a, b, c, d, t_row, t_col)``
+    of :func:`orbit_fixed_count`: :meth:`~nqueens_cp.core.symmetry.Symmetry.map_square` (the rows
+    and columns swapped, then the rows reversed, then the columns)."""
+    a, b, c, d = (0, 1, 1, 0) if symmetry & INVERSE else (1, 0, 0, 1)
+    t_row = t_col = 0
+    if symmetry & REVERSE:
+        a, b, t_row = -a, -b, n - 1
+    if symmetry & MIRROR:
+        c, d, t_col = -c, -d, n - 1
+    return a, b, c, d, t_row, t_col
 
 
 def _tasks(rules: Rules, n: int) -> list[tuple[int, tuple[int, ...]]]:
@@ -238,6 +270,7 @@ def search_count(rules: Rules, n: int, workers: int = 2) -> int:
     if n == 0:
         return 1
     tasks = _tasks(rules, n)
+    from nqueens_cp.searches import torus_count  # imported here: see count
 
     def one(task: tuple[int, tuple[int, ...]]) -> int:
         weight, prefix = task
@@ -260,6 +293,9 @@ def count(rules: Rules, n: int, workers: int = 2) -> int:
     if rules.toroidal and n > 1 and gcd(n, 6) != 1:
         _check_size(n)
         return 0
+    # imported here: torus_count imports torus_classes, which imports this module
+    from nqueens_cp.searches import superqueens_count, torus_count
+
     if rules.toroidal and not rules.knight and n > 1:
         _check_size(n)
         return torus_count.count(n, workers)
@@ -275,7 +311,7 @@ def fixed_count(rules: Rules, n: int, symmetry: int) -> int:
     _check_size(n)
     if n == 0:
         return 1
-    return int(_fixed_count(n, rules.toroidal, rules.knight, symmetry))
+    return int(orbit_fixed_count(n, rules.toroidal, rules.knight, *square_map(n, symmetry)))
 
 
 def unique_count(rules: Rules, n: int, workers: int = 2, total: int | None = None) -> int:

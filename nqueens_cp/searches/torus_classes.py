@@ -11,8 +11,8 @@ Burnside's lemma: the classes number ``(1/|G|) * sum over g in G of Fix(g)``, ``
 solutions ``g`` maps onto themselves. ``Fix`` is constant on a conjugacy class, so the sum runs over
 the classes (:func:`conjugacy_classes`: union-find over ``G`` under conjugation by the group's
 generators), each class's ``Fix`` counted once by :func:`fixed_count`, a search that places whole
-orbits of squares under ``g``. ``Fix(identity)`` is the number of solutions: A007705's published
-term, or a count. Everything else is searched; at n = 31 the searches that take time are those of
+orbits of squares under ``g`` (the family kernel's, which the square's Burnside sum uses too).
+``Fix(identity)`` is the number of solutions: A007705's published term, or a count. Everything else is searched; at n = 31 the searches that take time are those of
 the involutions (a reflection, or the rotation by 180 degrees, with a shift), whose orbits are
 pairs: a search over about half the rows.
 
@@ -28,9 +28,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from math import gcd
 
-import numpy as np
-
-from nqueens_cp.system.compiled import compiled
+from nqueens_cp.searches.family_kernel import torus_orbit_fixed_count
 
 Matrix = tuple[int, int, int, int]
 """A 2 x 2 matrix ``((a, b), (c, d))`` as ``(a, b, c, d)``: ``(r, c) -> (a r + b c, c r + d c)``."""
@@ -148,76 +146,12 @@ def conjugacy_classes(n: int) -> list[list[TorusMap]]:
     return sorted((sorted(k) for k in classes.values()), key=lambda k: (k[0] != elements[0], k[0]))
 
 
-@compiled
-def _fixed_count(n: int, a: int, b: int, c: int, d: int, t_row: int, t_col: int) -> int:
-    """The toroidal solutions of side n that ``(r, c) -> (a r + b c + t_row, c r + d c + t_col)``
-    maps onto themselves: the first empty row takes a queen on each column in turn with the whole
-    orbit of that square, each square checked against every queen placed (row, column, both
-    wrapping diagonals); a solution is counted when every row holds a queen."""
-    row_used = np.zeros(n, np.bool_)
-    col_used = np.zeros(n, np.bool_)
-    up_used = np.zeros(n, np.bool_)  # (row + col) mod n
-    down_used = np.zeros(n, np.bool_)  # (row - col) mod n
-    level_row = np.zeros(n + 2, np.int64)
-    level_col = np.zeros(n + 2, np.int64)
-    level_placed = np.zeros(n + 2, np.int64)
-    placed_row = np.zeros(n + 1, np.int64)
-    placed_col = np.zeros(n + 1, np.int64)
-    placed = 0
-    total = 0
-    depth = 0
-    while depth >= 0:
-        while level_placed[depth] > 0:  # take back this level's previous choice
-            placed -= 1
-            level_placed[depth] -= 1
-            r = placed_row[placed]
-            q = placed_col[placed]
-            row_used[r] = col_used[q] = up_used[(r + q) % n] = down_used[(r - q) % n] = False
-        row = level_row[depth]
-        if row == n:
-            total += 1
-            depth -= 1
-            continue
-        col = level_col[depth]
-        if col == n:
-            depth -= 1
-            continue
-        level_col[depth] = col + 1
-        r = row
-        q = col
-        ok = True
-        while True:
-            up = (r + q) % n
-            down = (r - q) % n
-            if row_used[r] or col_used[q] or up_used[up] or down_used[down] or placed == n:
-                ok = False
-                break
-            row_used[r] = col_used[q] = up_used[up] = down_used[down] = True
-            placed_row[placed] = r
-            placed_col[placed] = q
-            placed += 1
-            level_placed[depth] += 1
-            r, q = (a * r + b * q + t_row) % n, (c * r + d * q + t_col) % n
-            if r == row and q == col:
-                break
-        if not ok:
-            continue
-        following = row + 1
-        while following < n and row_used[following]:
-            following += 1
-        depth += 1
-        level_row[depth] = following
-        level_col[depth] = 0
-        level_placed[depth] = 0
-    return total
-
-
 def fixed_count(n: int, g: TorusMap) -> int:
     """The toroidal solutions of side n that ``g`` maps onto themselves (with the identity, every
     solution: a plain search, slow beyond n = 17)."""
     if n < 1:
         raise ValueError(f"the torus needs a side n >= 1, got {n}")
-    return int(_fixed_count(n, *g.matrix, *g.shift))
+    return int(torus_orbit_fixed_count(n, *g.matrix, *g.shift))
 
 
 def torus_classes(n: int, solutions: int | None = None, workers: int = 2) -> TorusClasses:

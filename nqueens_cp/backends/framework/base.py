@@ -371,10 +371,7 @@ class Backend(ABC):
         placement of n pieces. The witness is checked by the independent checker
         (:mod:`nqueens_cp.core.family_checker`) before it is returned; a backend that does not take
         ``problem`` (``family``) refuses in one line."""
-        if problem not in self.family:
-            raise NQueensError(f"backend {self.name} does not take problem {problem.value}")
-        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-            raise BackendOptionError(f"n must be an integer >= 1, got {n!r}")
+        self._refuse_family(problem, n, self.family, "take")
         refuse_slow_optimum(problem, n, self.name, self.options)
         self.ensure_available()
         answer = self._solve_family(problem, n)
@@ -387,13 +384,18 @@ class Backend(ABC):
                                   f"{witness_value(problem, answer.witness)} ({problem.value}, n = {n})")
         return answer
 
+    def _refuse_family(self, problem: Problem, n: int, declared: frozenset[Problem], what: str) -> None:
+        """Refuse, in one line, a ``problem`` not ``declared`` (the backend does not ``what`` it) or a
+        board size n that is not an integer >= 1."""
+        if problem not in declared:
+            raise NQueensError(f"backend {self.name} does not {what} problem {problem.value}")
+        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+            raise BackendOptionError(f"n must be an integer >= 1, got {n!r}")
+
     def count_family(self, problem: Problem, n: int) -> int:
         """The number of placements of the family ``problem`` (toroidal queens, superqueens) on the
         n x n board; a backend that does not count ``problem`` (``family_counts``) refuses in one line."""
-        if problem not in self.family_counts:
-            raise NQueensError(f"backend {self.name} does not count placements of problem {problem.value}")
-        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-            raise BackendOptionError(f"n must be an integer >= 1, got {n!r}")
+        self._refuse_family(problem, n, self.family_counts, "count placements of")
         self.ensure_available()
         return self._count_family(problem, n)
 
@@ -402,10 +404,7 @@ class Backend(ABC):
         square's 8 for superqueens (A051224), the torus's rotations, reflections and shifts for
         toroidal queens (A053994); a backend that does not count them (``family_class_counts``)
         refuses in one line."""
-        if problem not in self.family_class_counts:
-            raise NQueensError(f"backend {self.name} does not count classes of placements of problem {problem.value}")
-        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-            raise BackendOptionError(f"n must be an integer >= 1, got {n!r}")
+        self._refuse_family(problem, n, self.family_class_counts, "count classes of placements of")
         self.ensure_available()
         return self._count_family_classes(problem, n)
 

@@ -15,11 +15,12 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Mapping
 
-from nqueens_cp.core.errors import ModelTooLargeError
+from nqueens_cp.core.errors import BackendOptionError, ModelTooLargeError
 from nqueens_cp.core.instance import Instance
 from nqueens_cp.core.problems import Problem
 from nqueens_cp.models.cnf import cnf_memory
 from nqueens_cp.models.encodings import Encoding
+from nqueens_cp.models.family import family_memory
 from nqueens_cp.models.geometry import MEGABYTE, ModelEstimate, ModelSize
 from nqueens_cp.system.processes import physical_memory_mb
 
@@ -167,6 +168,20 @@ def refuse_slow_optimum(problem: Problem, n: int, backend: str, options: Mapping
         f"{backend} proves no optimum of {problem.value} beyond n = {bound} within a minute (n = {n}); give it "
         "option time_limit=SECONDS for the best it finds by then, with the bound it proved"
     )
+
+
+def family_estimate(problem: Problem, n: int) -> ModelEstimate:
+    """The memory of the family model of ``problem`` on the n x n board (the 0-1 program's terms,
+    which bound every paradigm's translation of it), saying what to do when it does not fit."""
+    return replace(family_memory(problem, n), instead="use a smaller board")
+
+
+def refuse_classic_time_limit(backend: str, options: Mapping[str, object]) -> None:
+    """Raise ``BackendOptionError`` when ``options`` give a time limit to a backend whose time limit
+    bounds a family problem's search only (the classic searches would not honour it)."""
+    if options.get("time_limit") is not None:
+        raise BackendOptionError(f"{backend}: option time_limit bounds a family problem's search (--problem P); "
+                                 "its classic searches take none (use backend cpsat, choco or cpmpy with a time limit)")
 
 
 def refuse_slow_count(instance: Instance, backend: str) -> None:

@@ -2,6 +2,9 @@
 ``mip``, ``pb``, ``smt``): the model is built only after its memory estimate fits the budget, and a
 model that does not fit is refused naming the leaner formulation, if any, else a backend that
 answers one solution. An adapter declares its builder, its estimate and its option, and solves.
+
+The backends that hand the row model to a solver (``choco``, ``cpmpy``, ``xcsp3``) share its
+estimate and size likewise (:class:`RowModelBackend`).
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from nqueens_cp.backends.framework.base import Backend
 from nqueens_cp.backends.framework.limits import with_advice
 from nqueens_cp.core.instance import Instance
 from nqueens_cp.models.geometry import ModelEstimate, ModelSize
+from nqueens_cp.models.rows import row_model, row_model_memory
 
 
 class BuiltModel(Protocol):
@@ -47,3 +51,16 @@ class ModelledBackend(Backend, Generic[M]):
 
     def _model_size(self, instance: Instance, unique: bool) -> ModelSize:
         return self._model(instance, unique).size()
+
+
+class RowModelBackend(Backend):
+    """A backend handing the row model (:mod:`nqueens_cp.models.rows`) to the solver it names."""
+
+    #: The solver the row model's memory estimate is for.
+    row_model_solver: ClassVar[str]
+
+    def memory_estimate(self, instance: Instance) -> ModelEstimate:
+        return with_advice(row_model_memory(instance, self.row_model_solver), instance, None)
+
+    def _model_size(self, instance: Instance, unique: bool) -> ModelSize:
+        return row_model(instance).size()
