@@ -107,8 +107,9 @@ def main() -> None:
                 old = _run(problem, n, args.workers, True, args.limit) if old_running else None
                 if old is not None and (old["count"], old["unique"]) != (result["count"], result["unique"]):
                     line += " old count differs: NO |"
+                missing = f"over {args.limit:.0f} (stopped)" if old_running else "-"
                 old_running = old is not None
-                line += (f" {'-' if old is None else format(old['seconds'], '.2f')} |"
+                line += (f" {missing if old is None else format(old['seconds'], '.2f')} |"
                          f" {'-' if old is None else format(old['cpu'], '.2f')} |"
                          f" {_ratio(old, result, 'seconds')} | {_ratio(old, result, 'cpu')} |")
             print(line, flush=True)
