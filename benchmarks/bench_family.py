@@ -8,7 +8,12 @@ problem and solver, the largest board proved and its seconds, and the first boar
 measured basis of the default backends (``backends/framework/defaults.py``) and of the largest
 board each answers by default.
 
+A solver is a backend, with options after colons (``sat:optimiser=rc2``), and ``:certify`` to
+solve with ``--certify`` (the ``sat`` backend's iterated SAT, its optimum's proof checked: the
+time includes the check).
+
     python benchmarks/bench_family.py --limit 60 [--problems domination,colouring] [--solvers mip,asp,smt,minizinc]
+    python benchmarks/bench_family.py --limit 20 --solvers sat:optimiser=rc2,sat:optimiser=iterated,sat:certify
 """
 
 from __future__ import annotations
@@ -27,10 +32,13 @@ PROBLEMS = ("domination", "independent-domination", "colouring", "peaceable")
 
 def solve(problem: str, n: int, solver: str, limit: float) -> tuple[dict[str, object] | None, float, str]:
     """One board in a process of its own: its JSON answer (None: none), the wall seconds, stderr."""
+    backend, *words = solver.split(":")
+    options = [flag for word in words if word != "certify" for flag in ("-O", word)]
+    certify = ["--certify"] if "certify" in words else []
     start = time.perf_counter()
     done = subprocess.run(
-        [sys.executable, "-m", "nqueens_cp", "solve", str(n), "--problem", problem, "--backend", solver,
-         "-O", f"time_limit={limit:g}", "--format", "jsonl"],
+        [sys.executable, "-m", "nqueens_cp", "solve", str(n), "--problem", problem, "--backend", backend,
+         *options, *certify, "-O", f"time_limit={limit:g}", "--format", "jsonl"],
         capture_output=True, text=True, env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"}, check=False,
         timeout=limit * 3 + 60,
     )
@@ -44,27 +52,29 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--limit", type=float, default=60.0, help="seconds per board (default 60)")
     parser.add_argument("--problems", default=",".join(PROBLEMS))
     parser.add_argument("--solvers", default="cpsat,mip")
+    parser.add_argument("--smallest", type=int, default=1, help="the smallest n tried")
     parser.add_argument("--largest", type=int, default=30, help="the largest n tried")
     args = parser.parse_args(argv)
     from nqueens_cp.core.family_oeis import SEQUENCES
     from nqueens_cp.core.problems import Problem
 
-    print(f"{'problem':<24}{'solver':<9}{'n':>3}{'value':>7}{'proved':>8}{'OEIS':>6}{'seconds':>9}")
+    width = max(9, *(len(solver) + 1 for solver in args.solvers.split(",")))
+    print(f"{'problem':<24}{'solver':<{width}}{'n':>3}{'value':>7}{'proved':>8}{'OEIS':>6}{'seconds':>9}")
     summary: list[tuple[str, str, str, str]] = []
     for name in args.problems.split(","):
         problem = Problem.named(name)
         published = SEQUENCES[problem.sequences[0]]
         for solver in args.solvers.split(","):
             reached, stopped = "-", "-"
-            for n in range(1, args.largest + 1):
+            for n in range(args.smallest, args.largest + 1):
                 answer, seconds, stderr = solve(name, n, solver, args.limit)
                 if answer is None:
-                    print(f"{name:<24}{solver:<9}{n:>3}{'-':>7}{'no':>8}{published.get(n, '?')!s:>6}{seconds:>9.2f}"
+                    print(f"{name:<24}{solver:<{width}}{n:>3}{'-':>7}{'no':>8}{published.get(n, '?')!s:>6}{seconds:>9.2f}"
                           f"  {stderr.splitlines()[-1] if stderr else ''}")
                     stopped = f"n = {n}: none found"
                     break
                 proved = bool(answer["proved"])
-                print(f"{name:<24}{solver:<9}{n:>3}{answer['value']!s:>7}{'yes' if proved else 'no':>8}"
+                print(f"{name:<24}{solver:<{width}}{n:>3}{answer['value']!s:>7}{'yes' if proved else 'no':>8}"
                       f"{published.get(n, '?')!s:>6}{seconds:>9.2f}", flush=True)
                 if not proved:
                     stopped = f"n = {n}: best {answer['value']} (OEIS {published.get(n, '?')})"
@@ -73,9 +83,9 @@ def main(argv: list[str] | None = None) -> int:
             summary.append((name, solver, reached, stopped))
     print(f"\nlargest board proved optimal within {args.limit:g} s per board (its seconds, start-up included), "
           f"and the first not proved; load average {os.getloadavg()[0]:.1f}")
-    print(f"{'problem':<24}{'solver':<9}{'largest proved':>16}  first not proved")
+    print(f"{'problem':<24}{'solver':<{width}}{'largest proved':>16}  first not proved")
     for name, solver, reached, stopped in summary:
-        print(f"{name:<24}{solver:<9}{reached:>16}  {stopped}")
+        print(f"{name:<24}{solver:<{width}}{reached:>16}  {stopped}")
     return 0
 
 

@@ -25,7 +25,7 @@ from nqueens_cp.core.errors import (
     SolverError,
     UnknownBackendError,
 )
-from nqueens_cp.core.instance import Instance, Solution
+from nqueens_cp.core.instance import Instance, Queens, Solution
 from nqueens_cp.core.oeis import A000170, A002562, known_count
 
 __version__ = "0.1.0"
@@ -41,6 +41,7 @@ __all__ = [
     "InvalidInstanceError",
     "ModelSize",
     "NQueensError",
+    "Queens",
     "Solution",
     "SolverError",
     "UnknownBackendError",

@@ -87,3 +87,24 @@ def test_a_decoded_answer_shows_its_queens_even_when_they_are_no_solution() -> N
     decoded = board_from_literals(Instance(3), [1, 2, -3, 9])  # two queens on row 0, one on row 2
     assert decoded.solution is None
     assert _centres(_group(decoded._repr_svg_(), "queens")) == {(0, 0), (0, 1), (2, 2)}
+
+
+@pytest.mark.parametrize("backend", ["backtrack", "bitboard", "cpsat", "sat"])
+def test_a_backends_solution_is_the_tuple_and_draws_itself(backend: str) -> None:
+    import copy
+    import pickle
+
+    from nqueens_cp import create_backend
+
+    solver = create_backend(backend)
+    first = solver.first_solution(Instance(6))
+    every = list(solver.solutions(Instance(6)))
+    assert first is not None and first in every and len(every) == 4
+    for solution in (first, *every, *solver.solutions(Instance(6), unique=True), solver.first_solution(Instance(0))):
+        plain = tuple(solution)
+        assert isinstance(solution, tuple) and solution == plain and hash(solution) == hash(plain)
+        assert repr(solution) == repr(plain) and str(solution) == str(plain) and solution[:2] == plain[:2]
+        for again in (pickle.loads(pickle.dumps(solution)), copy.deepcopy(solution)):
+            assert again == plain and type(again) is type(solution)
+        assert _centres(_group(solution._repr_svg_(), "queens")) == set(enumerate(plain))  # type: ignore[attr-defined]
+    assert {tuple(s) for s in every} == set(every)  # as set members too

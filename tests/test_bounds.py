@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -55,7 +56,15 @@ def test_sat_at_n_300_recommends_what_answers_there() -> None:
     run = solve("300", "--backend", "sat")
     assert run.returncode == 2 and run.stderr == (
         f"nqueens-cp: error: sat finds no first solution of n > {FIRST_SOLUTION_MAX_N['sat']} within a minute "
-        "(n = 300); use --backend backtrack, localsearch or construction\n")
+        "(n = 300); use --backend backtrack, localsearch or construction, or give it --time-limit SECONDS, at "
+        "which it stops\n")
+
+
+def test_sat_given_a_time_limit_stops_at_it() -> None:
+    started = time.perf_counter()
+    run = solve("300", "--backend", "sat", "--encoding", "seqcounter", "--time-limit", "2")
+    assert run.returncode == 3 and "sat reached its time limit of 2 s" in run.stderr, run.stderr
+    assert time.perf_counter() - started < 15
 
 
 def test_cpsat_beyond_its_bound_is_refused_at_once_and_a_time_limit_stops_it_there() -> None:

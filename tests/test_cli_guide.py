@@ -110,7 +110,11 @@ def test_one_name_for_a_time_limit(capsys: pytest.CaptureFixture[str]) -> None:
         (["solve", "8", "--encoding", "seqcounter"],
          "backend backtrack has no option 'encoding' (--encoding seqcounter is an option of sat, ganak, approxmc): "
          "add --backend sat"),
-        (["solve", "8", "--timeout", "5"], "is an option of cpsat, minizinc, asp, smt, mip, choco, cpmpy, localsearch): add --backend cpsat"),
+        (["solve", "8", "--timeout", "5"],
+         "(--timeout 5 is an option of cpsat, sat, minizinc, asp, smt, mip, choco, cpmpy, localsearch): add --backend cpsat"),
+        (["solve", "8", "--time-limit", "5"], "(--time-limit 5 is an option of cpsat"),
+        (["solve", "8", "--backend", "pb", "--timeout", "5"], "(--timeout 5 is an option of cpsat"),
+        (["solve", "8", "--timeout", "-1"], "argument --timeout: --timeout must be a number > 0, got '-1'"),
         (["solve", "8", "--backend", "bitboard", "--search-workers", "2"], "add --backend cpsat"),
         (["solve", "8", "-O", "strategy=plain"], "(-O strategy=plain is an option of cpsat): add --backend cpsat"),
         (["solve", "8", "--solver", "ace"], "add --backend minizinc"),  # sat refuses the value, minizinc takes any
@@ -120,6 +124,24 @@ def test_an_option_of_another_backend_names_that_backend(
     capsys: pytest.CaptureFixture[str], args: list[str], needle: str,
 ) -> None:
     assert needle in error_of(capsys, *args)
+
+
+@pytest.mark.parametrize(
+    ("args", "message", "hint"),
+    [
+        (["solve", "8", "--encoding", "seqcountr"],
+         "--encoding seqcountr: unknown value 'seqcountr'; did you mean 'seqcounter'? (choose from ",
+         "; and backend backtrack has no option 'encoding' (--encoding is an option of sat, ganak, approxmc): "
+         "add --backend sat"),
+        (["solve", "8", "-O", "strategy=plai"], "-O strategy=plai: unknown value 'plai'; did you mean 'plain'?",
+         "; and backend backtrack has no option 'strategy' (-O strategy is an option of cpsat): add --backend cpsat"),
+    ],
+)
+def test_a_misspelt_value_of_another_backends_option_gets_the_suggestion_and_the_backend(
+    capsys: pytest.CaptureFixture[str], args: list[str], message: str, hint: str,
+) -> None:
+    error = error_of(capsys, *args)
+    assert error.startswith("nqueens-cp: error: " + message) and error.endswith(hint), error
 
 
 def test_the_help_names_every_backend_that_takes_a_flag_option() -> None:
@@ -247,3 +269,25 @@ def test_report_compare_says_what_it_needs(tmp_path: Path, capsys: pytest.Captur
     assert needs[1:] in out
     assert main(["report", "--compare", saved, saved, "--alpha", "0.01"]) == 0
     assert "--repeat 5 or more" in capsys.readouterr().err
+
+
+def test_force_replaces_the_earlier_comparison_whole_when_stdouts_reader_has_gone(tmp_path: Path) -> None:
+    """``compare --force ... | head -1``: the reader closes the pipe before the report is written to
+    it; the files are written all the same (the earlier report of another format removed), exit 0."""
+    import subprocess
+
+    from .conftest import REPO
+
+    args = [sys.executable, "-m", "nqueens_cp", "compare", "--n", "4-5", "--backends", "backtrack", "--repeat", "1",
+            "--out", str(tmp_path)]
+    assert subprocess.run([*args, "--format", "html"], capture_output=True, cwd=REPO, timeout=300).returncode == 0
+    assert (tmp_path / "report.html").is_file()
+    done = subprocess.Popen([*args, "--force"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=REPO)
+    assert done.stdout is not None
+    done.stdout.close()  # the reader is gone before anything is written
+    _, err = done.communicate(timeout=300)
+    assert done.returncode == 0, err
+    assert b"Traceback" not in err and b"wrote " in err
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["cactus.png", "report.md", "results.csv",
+                                                                 "results.json", "runtime.png"]
+    assert (tmp_path / "report.md").read_text().startswith("# nqueens-cp comparison")

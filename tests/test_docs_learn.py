@@ -39,6 +39,18 @@ def test_a_long_section_keeps_its_first_paragraph_and_folds_the_rest() -> None:
     assert folded.endswith("## Short\n\nOne.\n\nTwo.\n")  # too short to fold
 
 
+def test_a_long_first_block_is_folded_too_unless_kept() -> None:
+    table = "\n".join(["| a | b |", "|---|---|", *[f"| {LONG[:60]} | x |"] * 10])
+    page = "\n".join(["# Title", "", "## Figures", "", table, "", LONG, "", "## Wins", "", fold.KEEP, "", table, "",
+                      LONG, ""])
+    lines = fold.fold(page, 2, first=80).split("\n")
+    figures, wins = lines.index("## Figures"), lines.index("## Wins")
+    assert lines[figures + 2].startswith('??? info "Details: ') and "1 table" in lines[figures + 2]  # the table folded
+    assert lines[wins + 2: wins + 4] == [fold.KEEP, ""] and lines[wins + 4] == "| a | b |"  # kept in sight
+    assert lines[wins + 4 + 13].startswith('??? info "Details: 200 words"')
+    assert fold.fold(page, 2).split("\n")[figures + 2] == "| a | b |"  # without first: every first block stays
+
+
 def test_an_included_file_is_read_in_before_folding(tmp_path: Path) -> None:
     (tmp_path / "part.md").write_text("## Part\n\nFirst.\n\n" + LONG + "\n", encoding="utf-8")
     page = fold.include_snippets('<!-- note -->\n--8<-- "part.md"\n', tmp_path)
@@ -121,6 +133,19 @@ def test_file_paths_link_to_the_source_when_the_repository_is_known() -> None:
     assert '<a href="https://example.org/nq/tree/main/benchmarks"><code>benchmarks/</code></a>' in linked
     assert "<code>no/such/file.py</code>," in linked and linked.count("<a ") == 3
     assert linked.endswith("<pre><code>nqueens_cp/core/board.py</code></pre>")
+
+
+def test_the_site_names_the_repository_of_the_package_without_an_environment_variable(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import tomllib
+
+    config_mod = pytest.importorskip("mkdocs.config")
+    monkeypatch.delenv("NQUEENS_CP_REPO_URL", raising=False)
+    config = config_mod.load_config(str(ROOT / "mkdocs.yml"))
+    source = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["urls"]["Source"]
+    assert config["repo_url"] == source and source.startswith("https://")
+    assert config["edit_uri"] == f"blob/{layout.BRANCH}/docs/"  # each page's "view source" button: its Markdown
 
 
 def test_the_home_page_lists_every_page() -> None:

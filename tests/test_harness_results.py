@@ -44,7 +44,8 @@ def test_json_round_trip(results: ComparisonResults) -> None:
     assert text == json.dumps(data, sort_keys=True, indent=1) + "\n"
     sat = next(r for r in again.runs if r.config == "sat:encoding=pairwise")
     assert sat.model_size is not None and sat.model_size.unit == "clauses"
-    assert again.config("sat:encoding=pairwise").resolved == (("encoding", "pairwise"), ("solver", "cadical195"))
+    assert again.config("sat:encoding=pairwise").resolved == (
+        ("encoding", "pairwise"), ("solver", "cadical195"), ("optimiser", "rc2"), ("time_limit", None))
 
 
 def test_the_results_hold_what_the_issue_asks_for(results: ComparisonResults) -> None:
@@ -130,7 +131,7 @@ def test_time_formatting() -> None:
 def test_configurations() -> None:
     config = Configuration.parse("sat:solver=glucose4:encoding=totalizer")
     assert config.label == "sat:solver=glucose4:encoding=totalizer"
-    assert dict(config.resolved) == {"encoding": "totalizer", "solver": "glucose4"}
+    assert dict(config.resolved) == {"encoding": "totalizer", "solver": "glucose4", "optimiser": "rc2", "time_limit": None}
     assert config.create().options["encoding"] == "totalizer"
     texts = default_configuration_texts()
     assert {"backtrack", "bitboard", "cpsat", "sat:encoding=pairwise", "sat:encoding=seqcounter"} <= set(texts)

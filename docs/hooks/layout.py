@@ -9,7 +9,7 @@ An MkDocs hook (``hooks:`` in ``mkdocs.yml``), on each page's HTML:
   inside a table cell.
 - In running text, :func:`whole_words` keeps an inline ``<code>`` of one word (an option, a name)
   on one line: ``--unique`` broke into ``--`` and ``unique``.
-- When ``repo_url`` is set, :func:`link_sources` makes each inline ``<code>`` that names a file or
+- With ``repo_url`` (set in ``mkdocs.yml``), :func:`link_sources` makes each inline ``<code>`` that names a file or
   folder of the repository (``nqueens_cp/models/cpsat.py``, ``benchmarks/``) a link to it there.
 """
 

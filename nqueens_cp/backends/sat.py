@@ -12,19 +12,30 @@ which checks them without PySAT: an unsatisfiable answer or a count, certified.
 from __future__ import annotations
 
 import importlib.util
-from typing import TYPE_CHECKING, Any, Callable, Iterator
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any, Callable, Iterator, TypeVar, cast
 
 from nqueens_cp.backends.framework.base import Backend, OptionSpec
-from nqueens_cp.backends.framework.limits import cnf_estimate
-from nqueens_cp.core.errors import BackendOptionError, did_you_mean
+from nqueens_cp.backends.framework.limits import cnf_estimate, refuse_slow_optimum
+from nqueens_cp.backends.sat_family import OPTIMISERS
+from nqueens_cp.core.errors import BackendOptionError, SearchStoppedError, did_you_mean
 from nqueens_cp.core.instance import Instance, Solution
+from nqueens_cp.core.problems import FamilyAnswer, Problem
 from nqueens_cp.models.cnf import DEFAULT_ENCODING, QueensCnf, build_cnf
 from nqueens_cp.models.encodings import ENCODINGS
 from nqueens_cp.models.geometry import ModelEstimate, ModelSize
 from nqueens_cp.system.interrupts import off_main_thread, raise_if_interruption
 
 if TYPE_CHECKING:
+    from nqueens_cp.backends.sat_family import SatFamilyResult, Stopper
+    from nqueens_cp.models.family import FamilyModel
     from nqueens_cp.proofs.certificate import Certificate
+    from nqueens_cp.proofs.family import OptimumCertificate
+
+T = TypeVar("T")
+
+#: Seconds past its time limit a family search is waited for before its process is killed.
+FAMILY_STOP_GRACE = 0.5
 
 #: PySAT solvers that take clauses after a solve call, which enumeration by blocking needs.
 ENUMERATING_SOLVERS: tuple[str, ...] = (
@@ -91,7 +102,16 @@ class SatBackend(Backend):
             "solver", str, DEFAULT_SOLVER, "PySAT solver (must accept clauses after solving; aliases allowed)",
             choices=ENUMERATING_SOLVERS, normalize=canonical_solver_name,
         ),
+        OptionSpec("optimiser", str, "rc2", "a family optimum by rc2 (MaxSAT) or iterated (SAT calls under a "
+                   "tightening cardinality bound, written with option encoding)", choices=OPTIMISERS),
+        OptionSpec("time_limit", float, None, "time limit in seconds of a first solution's search and of a family "
+                   "problem's (None: no limit)", minimum=0),
     )
+    #: Every problem of the family: its 0-1 model as clauses (:mod:`nqueens_cp.models.family_cnf`),
+    #: an optimum by MaxSAT or iterated SAT (:mod:`nqueens_cp.backends.sat_family`).
+    family = frozenset(Problem) - {Problem.QUEENS}
+    #: The placement problems, counted by enumeration with blocking clauses.
+    family_counts = frozenset({Problem.TOROIDAL, Problem.SUPERQUEENS})
 
     def memory_estimate(self, instance: Instance) -> ModelEstimate:
         return cnf_estimate(instance, self.options["encoding"])
@@ -108,6 +128,24 @@ class SatBackend(Backend):
 
     def _unique_solutions(self, instance: Instance, limit: int | None) -> Iterator[Solution]:
         return self._search(instance, unique=True)
+
+    def _first_solution(self, instance: Instance) -> Solution | None:
+        """With option ``time_limit``, on the main thread: the search in a forked child, stopped at
+        the limit (CaDiCaL keeps the GIL for a whole SAT call and cannot be interrupted)."""
+        import threading
+
+        from nqueens_cp.system.child_search import search_in_child
+
+        limit = self.options["time_limit"]
+        if limit is None or threading.current_thread() is not threading.main_thread():
+            return super()._first_solution(instance)
+        self.check_fits(self.memory_estimate(instance), "sat")
+        done, found = search_in_child(lambda report: next(self._search_here(instance, False), None),
+                                      lambda item: None, limit)
+        if not done:
+            raise SearchStoppedError(f"sat reached its time limit of {limit:g} s before it found a solution of "
+                                     f"{instance}")
+        return found
 
     def _search(self, instance: Instance, *, unique: bool) -> Iterator[Solution]:
         """The CNF is built and solved in a thread of its own, where PySAT leaves Ctrl-C to Python
@@ -176,6 +214,116 @@ class SatBackend(Backend):
             instance, built.cnf.nv, tuple(tuple(clause) for clause in built.cnf.clauses), built.squares
         )
         return certify(cnf, found, "".join(line + "\n" for line in proof))
+
+
+    # -- the N-Queens family -----------------------------------------------------------------
+
+    def _family_search(self, problem: Problem, n: int, search: Callable[[FamilyModel, Stopper], T],
+                       at_limit: Callable[[Stopper], T]) -> T:
+        """``search(model, stopper)`` on the family model of ``problem``, under the time limit.
+
+        On the main thread it runs in a forked child (:func:`~nqueens_cp.system.child_search.search_in_child`):
+        CaDiCaL keeps the GIL for the whole of a SAT call and cannot be interrupted, so Ctrl-C,
+        SIGTERM and the time limit are waited for in this process, which kills the child; at the
+        time limit ``at_limit`` answers from what the child reported (its best witness, RC2's bound).
+        Elsewhere it runs here, the time limit interrupting the SAT call where the solver can be."""
+        import threading
+
+        from nqueens_cp.backends.sat_family import Stopper
+        from nqueens_cp.models.family import build_family_model, family_memory
+        from nqueens_cp.system.child_search import search_in_child
+
+        self.check_fits(replace(family_memory(problem, n), instead="use a smaller board"))
+        model = build_family_model(problem, n)
+        limit = self.options["time_limit"]
+        if threading.current_thread() is not threading.main_thread():
+            stopper = Stopper(limit)
+            try:
+                return search(model, stopper)
+            finally:
+                stopper.cancel()
+        heard = Stopper(None)
+
+        def run(report: Callable[[object], None]) -> T:
+            stopper = Stopper(limit, report)  # a solver that can be interrupted stops at the limit itself
+            try:
+                return search(model, stopper)
+            finally:
+                stopper.cancel()
+
+        done, answer = search_in_child(run, heard.heard, None if limit is None else limit + FAMILY_STOP_GRACE)
+        return cast(T, answer) if done else at_limit(heard)
+
+    def _solve_family(self, problem: Problem, n: int) -> FamilyAnswer:
+        from nqueens_cp.backends import sat_family
+
+        solver = self.options["solver"]
+        if problem.counts_placements:
+            found = self._family_search(problem, n, lambda model, stopper: sat_family.first_placement(
+                model, solver, stopper), sat_family.best_so_far)
+        elif self.options["optimiser"] == "rc2":
+            found = self._family_search(problem, n, lambda model, stopper: sat_family.rc2_optimum(
+                model, solver, stopper), sat_family.best_so_far)
+        else:
+            found, _ = self._family_search(problem, n, lambda model, stopper: sat_family.iterated_optimum(
+                model, solver, self.options["encoding"], stopper), lambda stopper: (sat_family.best_so_far(stopper), None))
+        return self._family_answer(problem, n, found)
+
+    def _family_answer(self, problem: Problem, n: int, found: SatFamilyResult) -> FamilyAnswer:
+        if found.witness is None and not found.proved:
+            limit = self.options["time_limit"]
+            bound = "" if found.bound is None else f" (bound {found.bound} proved)"
+            raise SearchStoppedError(f"sat reached its time limit of {limit:g} s before it found a witness of "
+                                     f"{problem.value}{bound}")
+        return FamilyAnswer(problem, n, found.witness, found.value, found.proved, found.bound, found.found_at)
+
+    def _count_family(self, problem: Problem, n: int) -> int:
+        from nqueens_cp.backends import sat_family
+
+        solver = self.options["solver"]
+        count = self._family_search(problem, n, lambda model, stopper: sat_family.count_placements(
+            model, solver, stopper), lambda stopper: None)
+        if count is None:
+            raise SearchStoppedError(f"sat reached its time limit of {self.options['time_limit']:g} s before it "
+                                     f"counted the placements of {problem.value}")
+        return count
+
+    def certified_family(self, problem: Problem, n: int) -> tuple[FamilyAnswer, OptimumCertificate]:
+        """The optimum of ``problem`` by iterated SAT with a proof-writing solver, and its certificate:
+        the witness checked, and the DRUP proof of the last (unsatisfiable) call checked against the
+        formula, every clause of which is checked to follow from the problem's rules, the bound and
+        the definitions of its auxiliary variables (:mod:`nqueens_cp.proofs.family`).
+        ``CertificationError`` when a check fails, ``SearchStoppedError`` when the time limit came first."""
+        from nqueens_cp.backends import sat_family
+        from nqueens_cp.proofs.family import certify_optimum
+
+        if problem.counts_placements:
+            raise BackendOptionError(f"--certify covers the optima of the family; {problem.value} places pieces")
+        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+            raise BackendOptionError(f"n must be an integer >= 1, got {n!r}")
+        refuse_slow_optimum(problem, n, self.name, self.options)
+        self.ensure_available()
+        solver = self.options["solver"]
+        if solver not in PROOF_SOLVERS:
+            raise BackendOptionError(
+                f"solver {solver} writes no checkable proof (choose from {', '.join(PROOF_SOLVERS)})")
+        encoding = sat_family.bound_encoding(self.options["encoding"])
+        if encoding not in sat_family.CERTIFIED_BOUND_ENCODINGS:
+            raise BackendOptionError(
+                f"--certify reads each auxiliary variable as \"at least t of its literals\": the objective's bound "
+                f"takes {' or '.join(sat_family.CERTIFIED_BOUND_ENCODINGS)} (encoding {encoding}'s are not so)")
+        found, refutation = self._family_search(problem, n, lambda model, stopper: sat_family.iterated_optimum(
+            model, solver, self.options["encoding"], stopper, proof=True), lambda stopper: (
+            sat_family.best_so_far(stopper), None))
+        answer = self._family_answer(problem, n, found)
+        if refutation is None or answer.witness is None:
+            best = "" if answer.value is None else f" (the best found: {answer.value})"
+            raise SearchStoppedError(f"sat reached its time limit of {self.options['time_limit']:g} s before it "
+                                     f"proved the optimum of {problem.value} for n = {n}{best}: nothing to certify")
+        certificate = certify_optimum(problem, n, answer.witness, refutation.variables, refutation.clauses,
+                                      refutation.parts,
+                                      refutation.proof, refutation.colours)
+        return answer, certificate
 
 
 def _solve(solver: Any) -> bool:

@@ -139,10 +139,10 @@ def _main(argv: Sequence[str] | None, sigint: StopSignals) -> int:
         return _interrupted(sigint)
     except BrokenPipeError:
         # The reader went away (``| head``): stop quietly, and keep Python from complaining at exit.
-        _silence_stdout()
+        silence_stdout()
         return 0
     except OSError as error:  # an output the program was asked to write cannot be written
-        _silence_stdout()
+        silence_stdout()
         where = f" ({error.filename})" if error.filename else ""
         sys.stderr.write(f"{PROG}: error: {error.strerror or error}{where}\n")
         return 2
@@ -183,7 +183,7 @@ def run() -> NoReturn:
     sys.exit(status)
 
 
-def _silence_stdout() -> None:
+def silence_stdout() -> None:
     """Point stdout at /dev/null, so that Python's flush at exit cannot fail again."""
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)

@@ -15,7 +15,7 @@ OPTION_BACKENDS: dict[str, tuple[str, ...]] = {
     "encoding": ("sat", "ganak", "approxmc"),
     "solver": ("sat", "minizinc", "cpmpy", "xcsp3"),
     "search_workers": ("cpsat",),
-    "time_limit": ("cpsat", "mip", "choco", "cpmpy", "localsearch", "asp", "smt", "minizinc"),
+    "time_limit": ("cpsat", "mip", "choco", "cpmpy", "localsearch", "asp", "smt", "minizinc", "sat"),
 }
 
 
@@ -156,16 +156,19 @@ def option_pair(text: str) -> tuple[str, str]:
 def add_backend_options(parser: argparse.ArgumentParser) -> None:
     """The backend options every solving command accepts (each goes to the chosen backend)."""
     group = parser.add_argument_group("backend options (passed to the backend, which checks them)")
-    group.add_argument(OPTION_FLAGS["encoding"], help=f"{_takers('encoding')}: cardinality encoding of the CNF "
+    group.add_argument(OPTION_FLAGS["encoding"], action=TypedFlag, help=f"{_takers('encoding')}: cardinality encoding of the CNF "
                        "(see `nqueens-cp backends`)")
-    group.add_argument(OPTION_FLAGS["solver"], help="sat: PySAT solver name; minizinc, cpmpy, xcsp3: their solver "
+    group.add_argument(OPTION_FLAGS["solver"], action=TypedFlag, help="sat: PySAT solver name; minizinc, cpmpy, xcsp3: their solver "
                        "(see `nqueens-cp backends`)")
-    group.add_argument(OPTION_FLAGS["search_workers"], type=integer("--search-workers", 1), metavar="W",
+    group.add_argument(OPTION_FLAGS["search_workers"], type=integer("--search-workers", 1), action=TypedFlag,
+                       metavar="W",
                        help="cpsat: number of CP-SAT search workers for a first solution (a portfolio; "
                        "enumeration and counting always use one: split them with --workers)")
-    group.add_argument(OPTION_FLAGS["time_limit"], "--timeout", dest="time_limit", type=number("--time-limit"),
+    group.add_argument(OPTION_FLAGS["time_limit"], dest="time_limit", type=number("--time-limit"), action=TypedFlag,
                        metavar="SECONDS", help=f"{_takers('time_limit')}: seconds the backend may search before it "
-                       "stops (--timeout is the same flag, as in compare)")
+                       "stops")
+    group.add_argument("--timeout", dest="time_limit", type=number("--timeout"), action=TypedFlag, metavar="SECONDS",
+                       help="the same as --time-limit (the word compare uses)")
     group.add_argument(
         "-O", "--option", dest="extra_options", type=option_pair, action="append", default=None,
         metavar="KEY=VALUE", help="any other backend option, e.g. -O strategy=plain",
@@ -175,6 +178,16 @@ def add_backend_options(parser: argparse.ArgumentParser) -> None:
         help="refuse a model whose estimated memory is over MB (default: a quarter of this machine's "
         "memory, at most 4096)",
     )
+
+
+class TypedFlag(argparse.Action):
+    """Stores the value, and in ``typed_flags`` (option name -> flag) which flag of it was typed: a
+    refusal names ``--timeout`` when that is what the user wrote, not ``--time-limit``."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        setattr(namespace, self.dest, values)
+        namespace.typed_flags = {**(getattr(namespace, "typed_flags", None) or {}), self.dest: option_string}
 
 
 def _takers(option: str) -> str:
@@ -193,13 +206,15 @@ def backend_options(args: argparse.Namespace) -> dict[str, Any]:
             options[name] = value
     options.update(dict(args.extra_options or ()))
     if getattr(args, "backend", None) is not None:
-        refuse_misplaced_options(args.backend, options)
+        refuse_misplaced_options(args.backend, options, getattr(args, "typed_flags", None) or {})
     return options
 
 
-def refuse_misplaced_options(backend: str, options: dict[str, Any]) -> None:
+def refuse_misplaced_options(backend: str, options: dict[str, Any], typed: dict[str, str] | None = None) -> None:
     """A ``UsageError`` for an option ``backend`` does not take that another backend does, naming the
-    first that takes its value; a misspelt option of ``backend`` itself is left to the backend."""
+    first that takes its value (or, when none takes it, why the first refuses it: ``did you mean``);
+    a misspelt option of ``backend`` itself is left to the backend. ``typed``: the flag typed for
+    an option (``--timeout`` for ``time_limit``), named instead of its usual one."""
     from nqueens_cp.backends.framework.registry import backend_class, backend_names
     from nqueens_cp.cli import UsageError
     from nqueens_cp.core.errors import NQueensError, did_you_mean
@@ -209,19 +224,30 @@ def refuse_misplaced_options(backend: str, options: dict[str, Any]) -> None:
         if key in own or (key not in OPTION_FLAGS and did_you_mean(key, own)):  # a flag cannot be misspelt here
             continue
         takers: list[str] = []
+        holders: list[str] = []  # the backends with the option, whether they take this value or not
+        refusal = ""
         for name in backend_names():
             try:
                 specs = {spec.name: spec for spec in backend_class(name).option_specs}
-                if key in specs:
-                    specs[key].coerce(value)
-                    takers.append(name)
-            except NQueensError:  # cannot be loaded here, or refuses this value
+            except NQueensError:  # cannot be loaded here
                 continue
+            if key not in specs:
+                continue
+            holders.append(name)
+            try:
+                specs[key].coerce(value)
+                takers.append(name)
+            except NQueensError as refused:
+                refusal = refusal or str(refused).removeprefix(f"option {key}: ")
+        option_flag = (typed or {}).get(key) or OPTION_FLAGS.get(key)
+        shown = f"{value:g}" if isinstance(value, float) else value
+        flag = f"{option_flag} {shown}" if option_flag else f"-O {key}={value}"
         if takers:
-            shown = f"{value:g}" if isinstance(value, float) else value
-            flag = f"{OPTION_FLAGS[key]} {shown}" if key in OPTION_FLAGS else f"-O {key}={value}"
             raise UsageError(f"backend {backend} has no option {key!r} ({flag} is an option of "
                              f"{', '.join(takers)}): add --backend {takers[0]}")
+        if holders:  # a value no backend takes, of an option the chosen one lacks: both said
+            raise UsageError(f"{flag}: {refusal}; and backend {backend} has no option {key!r} "
+                             f"({option_flag or '-O ' + key} is an option of {', '.join(holders)}): add --backend {holders[0]}")
 
 
 def check_squares(n: int, fixed: list[tuple[int, int]] | None, flag: str = "--fix") -> list[tuple[int, int]]:

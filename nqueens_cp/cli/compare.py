@@ -164,8 +164,8 @@ def add_parser(subparsers: Any) -> None:
                         f"by fingerprint (default {DEFAULT_STORE_LIMIT:,})")
     parser.add_argument("--force", action="store_true",
                         help="replace the earlier comparison in --out whole: its report of any format, results "
-                        "and plot (without --force, a --out holding one is refused; empty files, as a shell "
-                        "redirect makes, do not count)")
+                        "and plots, also when stdout's reader has gone (| head) (without --force, a --out "
+                        "holding one is refused; empty files, as a shell redirect makes, do not count)")
     parser.add_argument("--problem", choices=PROBLEM_CHOICES, default=None, metavar="P",
                         help="a problem of the N-Queens family instead of the classic one: "
                         f"{', '.join(PROBLEM_CHOICES)}. Each configuration that declares it runs it; an "
@@ -388,8 +388,12 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if bar is not None:
             bar.close()
-    _write_outputs(args, outputs, results)
+    reader_left = _write_outputs(args, outputs, results)
     outputs.remove_earlier(earlier)
+    if reader_left:  # | head: the files hold the report whole; stdout goes nowhere from here on
+        from nqueens_cp.cli import silence_stdout
+
+        silence_stdout()
     return _exit_status(results)
 
 
@@ -413,8 +417,10 @@ def _repeat_command(args: argparse.Namespace, labels: list[str], baseline: str, 
     ])
 
 
-def _write_outputs(args: argparse.Namespace, outputs: OutputFiles, results: ComparisonResults) -> None:
-    """The report on stdout, then every output file as one atomic set."""
+def _write_outputs(args: argparse.Namespace, outputs: OutputFiles, results: ComparisonResults) -> bool:
+    """The report on stdout, then every output file as one atomic set; True when stdout's reader went
+    away (``| head``): the files are written all the same, so that ``--force`` replaces the earlier
+    comparison whole whatever became of stdout."""
     from nqueens_cp.core.errors import OutputError
 
     boards = None
@@ -424,8 +430,12 @@ def _write_outputs(args: argparse.Namespace, outputs: OutputFiles, results: Comp
 
         boards = solve_gallery(sizes(results))
     rendered = outputs.render(results, args.format, boards)
-    sys.stdout.write(rendered[0])  # first: the report is not lost if the files cannot be written
-    sys.stdout.flush()
+    reader_left = False
+    try:
+        sys.stdout.write(rendered[0])  # first: the report is not lost if the files cannot be written
+        sys.stdout.flush()
+    except BrokenPipeError:
+        reader_left = True
     try:
         outputs.write_all(results, args.format, rendered)
     except OSError as error:
@@ -435,6 +445,7 @@ def _write_outputs(args: argparse.Namespace, outputs: OutputFiles, results: Comp
         ) from None
     written = ", ".join(str(p) for p in outputs.all() if p.exists())
     sys.stderr.write(f"nqueens-cp: wrote {written}\n")
+    return reader_left
 
 
 def _exit_status(results: ComparisonResults) -> int:

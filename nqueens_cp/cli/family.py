@@ -19,6 +19,7 @@ from typing import Any, cast
 from nqueens_cp.backends.framework.defaults import default_family_backend
 from nqueens_cp.backends.framework.registry import backend_class, backend_names, create_backend
 from nqueens_cp.cli import EXIT_STOPPED, UsageError
+from nqueens_cp.cli.certify import cnf_path, wants_certificate
 from nqueens_cp.cli.common import backend_options
 from nqueens_cp.core.errors import InvalidWitnessError
 from nqueens_cp.core.family_oeis import A051224, A053994, SEQUENCES
@@ -26,7 +27,7 @@ from nqueens_cp.core.problems import Armies, Colouring, FamilyAnswer, Goal, Prob
 
 #: What ``solve`` takes with ``--problem`` other than ``queens``, and what it refuses.
 REFUSED_FLAGS = {"all": "--all", "limit": "--limit", "fix": "--fix", "block": "--block",
-                 "instance": "--instance", "workers": "--workers", "certify": "--certify"}
+                 "instance": "--instance", "workers": "--workers"}
 
 #: What the optimum is called in the line on stderr.
 OPTIMUM_NAMES = {
@@ -49,6 +50,12 @@ def _refuse_classic_flags(args: argparse.Namespace, problem: Problem) -> None:
                          "leave it out")
     if args.unique and not args.count:
         raise UsageError(f"--unique counts placements up to symmetry: give --count with it (--problem {problem.value})")
+    if wants_certificate(args):
+        if problem.counts_placements:
+            raise UsageError(f"--certify covers the optima of the family; --problem {problem.value} places pieces")
+        if args.backend not in (None, "sat"):
+            raise UsageError(f"--certify needs --backend sat (its iterated SAT search writes the proof), not {args.backend}")
+        args.backend = "sat"
 
 
 def _backend(args: argparse.Namespace, problem: Problem) -> Any:
@@ -78,12 +85,34 @@ def run_family(args: argparse.Namespace) -> int:
         sequence = problem.sequences[0]
         return _print_count(backend.name, backend.count_family(problem, n), f"placements of {problem.value} for n = {n}",
                             sequence, SEQUENCES[sequence].get(n))
+    if wants_certificate(args):
+        return _certified(args, backend, problem, n)
     try:
         answer: FamilyAnswer = backend.solve_family(problem, n)  # its witness checked by the independent checker
     except InvalidWitnessError as error:  # nothing of it is written
         sys.stderr.write(f"nqueens-cp: error: {error}\n")
         return 1
     return _report(args, problem, n, answer)
+
+
+def _certified(args: argparse.Namespace, backend: Any, problem: Problem, n: int) -> int:
+    """``--certify``: the optimum by iterated SAT (whatever option ``optimiser`` says: RC2's cores come
+    with no proof), printed only when its certificate checks."""
+    from nqueens_cp.core.errors import CertificationError
+    from nqueens_cp.system.atomic import atomic_write_all
+
+    try:
+        answer, certificate = backend.certified_family(problem, n)
+    except CertificationError as error:
+        sys.stderr.write(f"nqueens-cp: error: certification failed: {error}\n")
+        return 1
+    status = _report(args, problem, n, answer)
+    if status == 0:
+        if args.proof is not None:
+            atomic_write_all({args.proof: certificate.proof_text, cnf_path(args.proof): certificate.cnf_text})
+            sys.stderr.write(f"kept: {args.proof} (DRUP proof), {cnf_path(args.proof)} (DIMACS CNF)\n")
+        sys.stderr.write(certificate.summary() + "\n")
+    return status
 
 
 def _published_classes(problem: Problem, n: int) -> tuple[str, int | None]:

@@ -2,8 +2,10 @@
 
 :class:`BoardView` pairs an :class:`~nqueens_cp.core.instance.Instance` with an optional solution and
 shows itself in a notebook (``_repr_svg_``, as pandas and networkx objects do); ``Instance`` shows
-itself the same way. Solutions stay plain tuples: ``BoardView(instance, solution)`` (or
-:func:`show`) is the object to display one.
+itself the same way, and so does a solution a backend gives (a
+:class:`~nqueens_cp.core.instance.Queens`, a tuple that draws its bare board). ``BoardView(instance,
+solution)`` (or :func:`show`) draws a solution on its instance, with the pre-placed queens and
+blocked squares.
 """
 
 from __future__ import annotations

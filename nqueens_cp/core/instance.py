@@ -1,4 +1,5 @@
-"""The N-Queens instance (board size, pre-placed queens, blocked squares) and the solution type.
+"""The N-Queens instance (board size, pre-placed queens, blocked squares) and the solution types
+(:data:`Solution`, and :class:`Queens`, the solution that draws itself).
 
 Blocked squares come from the Excluded Diagonals problem of CSPLib problem 079 (Gent, Jefferson,
 Nightingale, "Complexity of n-Queens Completion", JAIR 2017): no queen may stand on them. An
@@ -20,6 +21,26 @@ MAX_N = 2**31 - 1
 
 #: A solution: ``sol[row] == col``, 0-based, one entry per row.
 Solution: TypeAlias = tuple[int, ...]
+
+
+class Queens(tuple[int, ...]):
+    """A solution as a backend's :meth:`~nqueens_cp.backends.Backend.first_solution` and
+    :meth:`~nqueens_cp.backends.Backend.solutions` give it: a tuple of column indices
+    (``queens[row] == col``) that draws its board in a notebook (``_repr_svg_``, as
+    :class:`Instance` does). It is the tuple in every other way: equal to it, hashed, printed and
+    sliced as it is (no attribute is added: ``__slots__`` is empty).
+
+    >>> Queens((1, 3, 0, 2)) == (1, 3, 0, 2), Queens((1, 3, 0, 2))
+    (True, (1, 3, 0, 2))
+    """
+
+    __slots__ = ()
+
+    def _repr_svg_(self) -> str:
+        """The board of this solution drawn as SVG, shown by Jupyter (:func:`nqueens_cp.core.board.board_svg`)."""
+        from nqueens_cp.core.board import board_svg
+
+        return board_svg(self, n=len(self), title=f"n={len(self)}: {tuple(self)}" if len(self) <= 16 else f"n={len(self)}")
 
 #: Pre-placed queens as given by a caller: a mapping row -> column or (row, column) pairs.
 FixedQueens: TypeAlias = Mapping[int, int] | Iterable[tuple[int, int]]

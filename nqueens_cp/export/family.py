@@ -24,12 +24,9 @@ Two more are the paradigms' own models, not the 0-1 program: ``asp`` (the answer
 and minizinc backends solve; their answers name the pieces (``q(R,C)``, ``colour(R,C,K)``,
 ``w(R,C)``, ``b(R,C)``).
 
-The rows become clauses by PySAT's cardinality encodings: every coefficient of the family's rows
-is +1 or -1, and a term ``-x`` is ``(1 - x) - 1``, so a row is a cardinality constraint over
-literals, ``Σ_{+} x + Σ_{-} ¬x`` between the row's bounds shifted by the number of negated terms
-(the colouring's ``Σ_line x_{s,k} - y_k <= 0`` is "at most one of the line's x and ¬y_k", the
-armies' ``Σ w - Σ b = 0`` is "exactly n² of the w and the ¬b"). At-most-one rows use the
-sequential counter, the others the totalizer; auxiliary variables come after the model's.
+The CNFs are :func:`~nqueens_cp.models.family_cnf.family_cnf`'s, the clauses the ``sat`` backend
+solves: each row a cardinality constraint over literals, by PySAT's sequential counter for at most
+one and its totalizer for the rest; auxiliary variables come after the model's.
 
 Variable ``v`` of the model is ``x<v>`` in LP, MPS, OPB and SMT-LIB and ``v`` in the CNFs; the
 header of each file says what the variables mean. :func:`decode_family` reads a solver's answer
@@ -45,13 +42,14 @@ import re
 from dataclasses import dataclass
 from typing import Callable
 
-from nqueens_cp.core.errors import BackendOptionError, BackendUnavailableError, ModelFileError
+from nqueens_cp.core.errors import BackendOptionError, ModelFileError
 from nqueens_cp.core.family_checker import witness_problems, witness_value
 from nqueens_cp.core.family_oeis import SEQUENCES
 from nqueens_cp.core.problems import Direction, Goal, Problem, Witness
 from nqueens_cp.export.decode import parse_solver_output
 from nqueens_cp.models.family import FamilyModel, build_family_model
 from nqueens_cp.models.family_asp import atoms_witness, family_asp_program, parse_atoms
+from nqueens_cp.models.family_cnf import FamilyCnf, family_cnf, soft_literals
 from nqueens_cp.models.family_minizinc import family_minizinc_model
 from nqueens_cp.models.family_smt import family_smt_model
 from nqueens_cp.models.linear import LinearRow
@@ -178,55 +176,6 @@ def family_opb_text(model: FamilyModel) -> str:
     return "\n".join(out) + "\n"
 
 
-@dataclass(frozen=True)
-class FamilyCnf:
-    """The rows of a family model as clauses over its variables (``1 .. model.variables``) and
-    auxiliaries (up to ``variables``)."""
-
-    model: FamilyModel
-    clauses: tuple[tuple[int, ...], ...]
-    variables: int
-
-
-def family_cnf(model: FamilyModel) -> FamilyCnf:
-    """Every row of ``model`` as clauses (see the module docstring: a cardinality constraint over
-    literals, by PySAT's sequential counter for at most one and totalizer for the rest)."""
-    try:
-        from pysat.card import CardEnc, EncType
-    except ImportError:
-        raise BackendUnavailableError("this export needs the python-sat package, which is not installed") from None
-
-    clauses: list[tuple[int, ...]] = []
-    top = model.variables
-    for row in model.rows:
-        if any(abs(c) != 1 for c, _ in row.terms):
-            raise BackendOptionError(f"row {row.name} has a coefficient other than +-1: no cardinality encoding")
-        literals = [v if c > 0 else -v for c, v in row.terms]
-        negated = sum(1 for c, _ in row.terms if c < 0)
-        lower = None if row.lower is None else row.lower + negated
-        upper = None if row.upper is None else row.upper + negated
-        size = len(literals)
-        if (lower is not None and lower > size) or (upper is not None and upper < 0):
-            clauses.append(())  # the row cannot hold: the empty clause
-            continue
-        lower = None if lower is None or lower <= 0 else lower
-        upper = None if upper is None or upper >= size else upper
-        encodings = []
-        if lower is not None and lower == upper:
-            encodings.append(CardEnc.equals(lits=literals, bound=lower, top_id=top, encoding=EncType.totalizer))
-        else:
-            if lower is not None:
-                encodings.append(CardEnc.atleast(lits=literals, bound=lower, top_id=top, encoding=EncType.totalizer))
-                top = max(top, encodings[-1].nv)
-            if upper is not None:
-                kind = EncType.seqcounter if upper == 1 else EncType.totalizer
-                encodings.append(CardEnc.atmost(lits=literals, bound=upper, top_id=top, encoding=kind))
-        for encoded in encodings:
-            clauses += [tuple(clause) for clause in encoded.clauses]
-            top = max(top, encoded.nv)
-    return FamilyCnf(model, tuple(clauses), top)
-
-
 def _auxiliaries(cnf: FamilyCnf) -> list[str]:
     if cnf.variables == cnf.model.variables:
         return ["c no auxiliary variables"]
@@ -259,7 +208,7 @@ def family_wcnf_text(model: FamilyModel) -> str:
                                  "objective to weigh)")
     cnf = family_cnf(model)
     maximise = objective.direction is Direction.MAXIMISE
-    soft = [(abs(c), (v if (c > 0) == maximise else -v)) for c, v in objective.terms]
+    soft = [(1, literal) for literal in soft_literals(objective)]
     top = sum(weight for weight, _ in soft) + 1
     cost = (f"the cost of an answer is {len(soft)} minus the value" if maximise
             else "the cost of an answer is its value")

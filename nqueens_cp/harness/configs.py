@@ -24,6 +24,12 @@ DEFAULT_VARIANTS: dict[str, tuple[str, ...]] = {
     "sat": ("sat:encoding=pairwise", "sat:encoding=seqcounter", "sat:encoding=totalizer"),
 }
 
+#: Backends the default comparison of a family optimum runs more than once, side by side: the
+#: ``sat`` backend's two optimisers, MaxSAT (RC2) and iterated SAT.
+FAMILY_OPTIMUM_VARIANTS: dict[str, tuple[str, ...]] = {
+    "sat": ("sat:optimiser=rc2", "sat:optimiser=iterated"),
+}
+
 
 #: Backends the default comparison runs only up to a board size, the largest n and why: each
 #: enumerates by one solver call per solution, so every n of the default n = 4..11 with 3 repetitions
@@ -161,9 +167,12 @@ def refuse_undeclared(configurations: Iterable[Configuration], task: FamilyTask)
 
 def default_family_texts(task: FamilyTask) -> list[str]:
     """The default comparison of a family task: every registered backend usable here that declares
-    its problem (:meth:`~nqueens_cp.harness.tasks.FamilyTask.declared_by`), with its default options."""
+    its problem (:meth:`~nqueens_cp.harness.tasks.FamilyTask.declared_by`), with its default options
+    (an optimum: those of :data:`FAMILY_OPTIMUM_VARIANTS` once per variant)."""
     left_out = default_family_left_out(task)
-    return [name for name in backend_names() if name not in left_out and task.declared_by(backend_class(name))]
+    variants = FAMILY_OPTIMUM_VARIANTS if task.family_question is FamilyQuestion.OPTIMUM else {}
+    return [text for name in backend_names() if name not in left_out and task.declared_by(backend_class(name))
+            for text in variants.get(name, (name,))]
 
 
 def default_family_left_out(task: FamilyTask) -> dict[str, str]:

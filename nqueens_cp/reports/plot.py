@@ -2,9 +2,12 @@
 cactus plot (instances solved against time) and the scatter plot (two configurations instance by
 instance, log-log).
 
-Every series has its own colour and its own marker, from one table (:data:`COLOURS`,
-:data:`MARKERS`, :func:`series_styles`): the i-th configuration of a report gets the i-th of
-each, so up to 20 series differ by both, and the virtual best is always the black dashed line.
+Every series has its own style, from one table (:data:`COLOURS`, :data:`MARKERS`,
+:func:`series_styles`): the i-th configuration of a report gets the i-th colour and the i-th
+marker, so up to 20 series differ by both; past 20 the colours come round again, each time with
+the markers shifted by one and another line style, so no two series share a colour and a marker
+(up to 400). The virtual best is always the black dashed line. A legend beside the plot takes as
+many columns as it needs to stay on the figure, and the figure widens by what the columns take.
 Times are on a log scale (they span decades). matplotlib is imported only here, only when a plot
 is drawn, and through its Agg canvas (no pyplot, no display), so it works headless and leaves no
 global state behind.
@@ -13,6 +16,7 @@ global state behind.
 from __future__ import annotations
 
 import io
+import warnings
 from dataclasses import dataclass
 from typing import Any, Sequence
 
@@ -27,6 +31,8 @@ COLOURS = (
 )
 #: Twenty markers, in order (filled shapes first: they read best at small sizes).
 MARKERS = ("o", "s", "^", "D", "v", "P", "X", "<", ">", "p", "h", "*", "8", "d", "H", "1", "2", "3", "4", "+")
+#: The line styles of the rounds of colours: the first 20 series solid, the next 20 dashed, ...
+LINESTYLES = ("-", "--", "-.", ":")
 #: The figure size of every plot (inches at :data:`DPI`): readable at the HTML page's width.
 SIZE = (9.0, 5.5)
 DPI = 110
@@ -46,10 +52,17 @@ VIRTUAL_BEST_STYLE = Style("#000000", "", "--")
 
 
 def series_styles(names: Sequence[str]) -> dict[str, Style]:
-    """A distinct style for each of ``names`` (in order), and :data:`VIRTUAL_BEST_STYLE` for the virtual best."""
-    styles = {name: Style(COLOURS[i % len(COLOURS)], MARKERS[i % len(MARKERS)]) for i, name in enumerate(names)}
+    """A distinct style for each of ``names`` (in order), and :data:`VIRTUAL_BEST_STYLE` for the virtual best:
+    the i-th name gets colour i and marker i of each round of 20, the markers shifted by the round, so
+    no two of the first 400 names share both a colour and a marker."""
+    styles = {name: _style(i) for i, name in enumerate(names)}
     styles[VIRTUAL_BEST] = VIRTUAL_BEST_STYLE
     return styles
+
+
+def _style(index: int) -> Style:
+    round_, place = divmod(index, len(COLOURS))
+    return Style(COLOURS[place], MARKERS[(place + round_) % len(MARKERS)], LINESTYLES[round_ % len(LINESTYLES)])
 
 
 def figure_png(figure: Any) -> bytes | None:
@@ -84,12 +97,30 @@ def _new_figure(size: tuple[float, float] = SIZE) -> tuple[Any, Any]:
 def _finish(figure: Any, axes: Any, outside: bool = True) -> Any:
     axes.grid(True, which="major", alpha=0.4)
     axes.grid(True, which="minor", alpha=0.15)
-    if outside:
-        axes.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
-    else:
+    if not outside:
         axes.legend(fontsize=8, loc="lower right")
-    figure.tight_layout()
+        figure.tight_layout()
+        return figure
+    width, height = figure.get_size_inches()
+    entries = len(axes.get_legend_handles_labels()[0])
+    column_width = 0.0
+    for columns in range(1, max(entries, 1) + 1):
+        legend = axes.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), ncols=columns)
+        figure.set_size_inches(width + (columns - 1) * column_width, height)
+        with warnings.catch_warnings():  # a legend too tall for one column: the next try has more
+            warnings.filterwarnings("ignore", "Tight layout not applied", UserWarning)
+            figure.tight_layout()
+        box = legend.get_window_extent(figure.canvas.get_renderer())
+        column_width = column_width or box.width / figure.dpi
+        if _inside(box, figure.bbox):
+            break
     return figure
+
+
+def _inside(box: Any, frame: Any, slack: float = 1.0) -> bool:
+    """Whether ``box`` lies within ``frame`` (display units, ``slack`` pixels of rounding allowed)."""
+    return bool(box.x0 >= frame.x0 - slack and box.y0 >= frame.y0 - slack
+                and box.x1 <= frame.x1 + slack and box.y1 <= frame.y1 + slack)
 
 
 #: Longest task title a plot's title shows in full (a longer one is cut: the report has it whole).

@@ -174,7 +174,8 @@ def optima_table(results: ComparisonResults) -> Table:
     note = (
         "Each cell: the optimum the configuration proved, then 'optimum at' (when the solver found the witness "
         "it returned, by its own clock from the start of its search: CP-SAT's solution callback, clingo's model "
-        "callback, MiniZinc's time at the solution less its flattening; left out where the solver does not report it) and 'proof' (the wall time of the whole solve, the model's building "
+        "callback, MiniZinc's time at the solution less its flattening, the sat backend's search; left out where "
+        "the solver does not report it) and 'proof' (the wall time of the whole solve, the model's building "
         "included: the time to the proof), medians over the proved repetitions. A run that did not prove its "
         f"optimum within its solver time limit ({_solver_share(results)} of --timeout "
         f"{results.settings.timeout:g} s) shows the best value it found and the bound it proved; it counts as "

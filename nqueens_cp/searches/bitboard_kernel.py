@@ -48,7 +48,7 @@ from typing import Iterator, Sequence
 import numpy as np
 import numpy.typing as npt
 
-from nqueens_cp.core.instance import Solution
+from nqueens_cp.core.instance import Queens, Solution
 from nqueens_cp.core.symmetry import INVERSE, MIRROR, REVERSE
 from nqueens_cp.searches.bitboard import COMPILED_MAX_N as MAX_N
 from nqueens_cp.system.compiled import compiled, inline
@@ -140,6 +140,20 @@ def _check_class(board: Int64Array, n: int, bound1: int, bound2: int, endbit: in
             own += 1
             ptn >>= 1
     return 8
+
+
+@inline
+def _last_row_class(board: Int64Array, last_bit: int, n: int, corner: bool, bound1: int, bound2: int, endbit: int,
+                    lastmask: int) -> int:
+    """The last row's queen ``last_bit`` placed: the size of the finished board's class (8 for a
+    corner board), or 0 when another member of its class is the one counted (an inner board with
+    its last queen on a square ``lastmask`` forbids, or a smaller rotation)."""
+    if corner:
+        return 8
+    if last_bit & lastmask:
+        return 0
+    board[n - 1] = last_bit
+    return _check_class(board, n, bound1, bound2, endbit)
 
 
 @compiled
@@ -278,9 +292,10 @@ def count_masked(row_masks: Sequence[int], limit: int | None = None) -> int:
 
 def iter_solutions(row_masks: Sequence[int], batch_size: int = DEFAULT_BATCH_SIZE) -> Iterator[Solution]:
     """Every solution when row ``r`` may only use the columns in ``row_masks[r]``, in lexicographic
-    order, computed ``batch_size`` at a time by the compiled kernel."""
+    order, computed ``batch_size`` at a time by the compiled kernel (as :class:`Queens`: made
+    once, as a backend gives them)."""
     for batch in iter_solution_arrays(row_masks, batch_size):
-        yield from map(tuple, batch.tolist())
+        yield from map(Queens, batch.tolist())
 
 
 def iter_solution_arrays(row_masks: Sequence[int], batch_size: int = DEFAULT_BATCH_SIZE) -> Iterator[Int64Array]:
@@ -402,15 +417,9 @@ def _symmetric_search(
                 row += 1
                 _push(frames, row, left, down, right, _restrict(nxt, row, down, corner, bound1, bound2, sidemask))
                 continue
-            # The last row: corner boards always count 8; inner boards are checked against their rotations.
-            size = 8
-            if not corner:
-                if nxt & lastmask:
-                    continue
-                board[last] = nxt
-                size = _check_class(board, n, bound1, bound2, endbit)
-                if size == 0:
-                    continue
+            size = _last_row_class(board, nxt, n, corner, bound1, bound2, endbit, lastmask)
+            if size == 0:
+                continue
             if counting:
                 counts[0 if size == 8 else 1 if size == 4 else 2] += 1
                 continue

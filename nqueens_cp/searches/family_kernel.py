@@ -49,6 +49,7 @@ import numpy.typing as npt
 
 from nqueens_cp.core.problems import Rules
 from nqueens_cp.core.symmetry import INVERSE, MIRROR, REVERSE, SYMMETRIES
+from nqueens_cp.searches import superqueens_count, torus_count
 from nqueens_cp.system.compiled import compiled, inline
 
 Int64Array = npt.NDArray[np.int64]
@@ -270,7 +271,6 @@ def search_count(rules: Rules, n: int, workers: int = 2) -> int:
     if n == 0:
         return 1
     tasks = _tasks(rules, n)
-    from nqueens_cp.searches import torus_count  # imported here: see count
 
     def one(task: tuple[int, tuple[int, ...]]) -> int:
         weight, prefix = task
@@ -293,9 +293,6 @@ def count(rules: Rules, n: int, workers: int = 2) -> int:
     if rules.toroidal and n > 1 and gcd(n, 6) != 1:
         _check_size(n)
         return 0
-    # imported here: torus_count imports torus_classes, which imports this module
-    from nqueens_cp.searches import superqueens_count, torus_count
-
     if rules.toroidal and not rules.knight and n > 1:
         _check_size(n)
         return torus_count.count(n, workers)

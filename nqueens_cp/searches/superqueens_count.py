@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from nqueens_cp.searches.bitboard_kernel import _AVAIL, _check_class, _lastmask, _push, _restrict, _take
+from nqueens_cp.searches.bitboard_kernel import _AVAIL, _last_row_class, _lastmask, _push, _restrict, _take
 from nqueens_cp.system.compiled import compiled, inline
 
 Int64Array = npt.NDArray[np.int64]
@@ -85,15 +85,9 @@ def _group_count(n: int, corner: bool, bound1: int, column: int, counts: Int64Ar
             row += 1
             _push(frames, row, left, down, right, _restrict(nxt, row, down, corner, bound1, bound2, sidemask))
             continue
-        size = 8  # the last row: a corner board counts 8, an inner one is checked against its rotations
-        if not corner:
-            if nxt & lastmask:
-                continue
-            board[last] = nxt
-            size = _check_class(board, n, bound1, bound2, endbit)
-            if size == 0:
-                continue
-        counts[0 if size == 8 else 1 if size == 4 else 2] += 1
+        size = _last_row_class(board, nxt, n, corner, bound1, bound2, endbit, lastmask)
+        if size:
+            counts[0 if size == 8 else 1 if size == 4 else 2] += 1
 
 
 @dataclass(frozen=True)

@@ -63,10 +63,12 @@ import numpy as np
 import numpy.typing as npt
 
 from nqueens_cp.searches.bitboard_kernel import _column_of
-from nqueens_cp.searches.torus_classes import Matrix, TorusMap, _compose
 from nqueens_cp.system.compiled import compiled, inline
 
 Int64Array = npt.NDArray[np.int64]
+
+Matrix = tuple[int, int, int, int]
+"""``(a, b, c, d)``: the linear map ``(r, q) -> (a r + b q, c r + d q) mod n`` of the torus."""
 
 
 @inline
@@ -376,26 +378,34 @@ def plain_count_from(n: int, prefix: tuple[int, ...]) -> int:
                                  np.zeros((0, 8), np.int64), nothing, 0)[0])
 
 
-def generators(n: int) -> tuple[TorusMap, ...]:
+def apply(n: int, matrix: Matrix, square: tuple[int, int]) -> tuple[int, int]:
+    """The image of ``square`` under ``matrix`` on the n x n torus."""
+    a, b, c, d = matrix
+    r, q = square
+    return (a * r + b * q) % n, (c * r + d * q) % n
+
+
+def generators(n: int) -> tuple[Matrix, ...]:
     """Linear maps of the n x n torus (n >= 2) that fix the corner and send rows, columns and both
     families of wrapping diagonals onto such lines (see the module docstring)."""
     matrices: list[Matrix] = [(a, 0, 0, a) for a in range(2, n) if gcd(a, n) == 1]
     matrices += [(0, 1, 1, 0), (1, 0, 0, -1)]
     if n % 2 == 1:
         matrices.append((1, 1, -1, 1))
-    return tuple(TorusMap((a % n, b % n, c % n, d % n), (0, 0)) for a, b, c, d in matrices)
+    return tuple((a % n, b % n, c % n, d % n) for a, b, c, d in matrices)
 
 
-def group(n: int) -> tuple[TorusMap, ...]:
+def group(n: int) -> tuple[Matrix, ...]:
     """Every element of the group ``L`` that :func:`generators` generate (n >= 2; the identity
     first), by closing the identity under the generators."""
-    found = {TorusMap((1, 0, 0, 1), (0, 0)): None}
+    found: dict[Matrix, None] = {(1, 0, 0, 1): None}
     frontier = list(found)
     while frontier:
         element = frontier.pop()
         for generator in generators(n):
-            a, b, c, d = _compose(n, generator, element).matrix
-            product = TorusMap((a % n, b % n, c % n, d % n), (0, 0))
+            a, b, c, d = element
+            e, f, g, h = generator  # the generator after the element
+            product = ((e * a + f * c) % n, (e * b + f * d) % n, (g * a + h * c) % n, (g * b + h * d) % n)
             if product not in found:
                 found[product] = None
                 frontier.append(product)
@@ -411,7 +421,7 @@ class Orbits:
     """
 
     n: int
-    elements: tuple[TorusMap, ...]
+    elements: tuple[Matrix, ...]
     key: Int64Array
     size: Int64Array
 
@@ -428,7 +438,7 @@ def orbits(n: int) -> Orbits:
     size = np.zeros((n, n), np.int64)
     for r in range(n):
         for q in range(n):
-            images = {g.apply(n, (r, q)) for g in elements}
+            images = {apply(n, g, (r, q)) for g in elements}
             size[r, q] = len(images)
             key[r, q] = min((image[1] for image in images if image[0] == 1), default=n)
     return Orbits(n, elements, key, size)
@@ -495,8 +505,8 @@ def canonical(orbit: Orbits, m: int) -> Canonical:
         dr, dc = divmod(d, n)
         if orbit.key[dr, dc] == m:
             for g in orbit.elements:
-                if g.apply(n, (dr, dc)) == (1, m):
-                    rows.append((*_line_to_row_two(n, g.matrix), g.matrix[2], g.matrix[3], *_inverse_matrix(n, g.matrix)))
+                if apply(n, g, (dr, dc)) == (1, m):
+                    rows.append((*_line_to_row_two(n, g), g[2], g[3], *_inverse_matrix(n, g)))
                     start[d + 1] += 1
     entries = np.array(rows, np.int64).reshape(len(rows), 8)
     return Canonical(m, orbit.key.reshape(n * n).copy(), np.cumsum(start).astype(np.int64), entries)

@@ -345,53 +345,13 @@ def in_child(call: Callable[[], T]) -> T:
     by the kernel if this one is). Costs a fork (a few milliseconds); ``call`` must return (or
     raise) something picklable.
     """
-    import pickle
+    from nqueens_cp.system.child_search import search_in_child
 
     if _active is None or threading.current_thread() is not threading.main_thread():
         return call()
-    from nqueens_cp.system.processes import die_with_parent
-
     rearm_python_handlers(signal.SIGINT, signal.SIGTERM)  # a library's own (Exact's) would keep them away
-    parent = os.getpid()
-    read, write = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the child: answer through the pipe, then end without running anything of the parent's
-        status = 0
-        try:
-            os.close(read)
-            signal.signal(signal.SIGINT, signal.SIG_DFL)
-            signal.signal(signal.SIGTERM, signal.SIG_DFL)
-            die_with_parent(parent)
-            try:
-                answer: tuple[bool, object] = (True, call())
-            except Exception as error:
-                answer = (False, error)
-            try:
-                data = pickle.dumps(answer)
-            except Exception as error:  # an exception that cannot be pickled: its text
-                data = pickle.dumps((False, RuntimeError(f"{type(answer[1]).__name__}: {answer[1]} ({error})")))
-            with os.fdopen(write, "wb") as pipe:
-                pipe.write(data)
-        except BaseException:
-            status = 1
-        finally:
-            os._exit(status)
-    os.close(write)
-    try:
-        with os.fdopen(read, "rb") as pipe:
-            data = pipe.read()  # Python's handlers run here: SIGINT or SIGTERM raises
-        _, status = os.waitpid(pid, 0)
-    except BaseException:
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(pid, signal.SIGKILL)
-        os.waitpid(pid, 0)
-        raise
-    if not data:
-        raise RuntimeError(f"the solver's process ended without an answer (wait status {status})")
-    done, value = pickle.loads(data)
-    if not done:
-        raise value
-    return cast(T, value)
+    _, answer = search_in_child(lambda report: call(), lambda item: None, None)
+    return cast(T, answer)
 
 
 _END = object()

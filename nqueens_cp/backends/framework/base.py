@@ -27,7 +27,7 @@ from nqueens_cp.core.errors import (
     did_you_mean,
 )
 from nqueens_cp.core.family_checker import witness_problems, witness_value
-from nqueens_cp.core.instance import Instance, Solution
+from nqueens_cp.core.instance import Instance, Queens, Solution
 from nqueens_cp.core.names import Name
 from nqueens_cp.core.problems import FamilyAnswer, Problem
 from nqueens_cp.core.symmetry import is_canonical, require_symmetric
@@ -298,8 +298,9 @@ class Backend(ABC):
 
     def solutions(
         self, instance: Instance, *, limit: int | None = None, unique: bool = False
-    ) -> Iterator[Solution]:
-        """A lazy iterator over the solutions of ``instance``: at most ``limit`` of them.
+    ) -> Iterator[Queens]:
+        """A lazy iterator over the solutions of ``instance``: at most ``limit`` of them, each a
+        :class:`~nqueens_cp.core.instance.Queens` (a tuple of columns that draws itself in a notebook).
 
         With ``unique``, one representative per class of the square's 8 symmetries: the
         lexicographically smallest image. ``unique`` needs an instance with no pre-placed queens.
@@ -308,9 +309,9 @@ class Backend(ABC):
         if limit == 0:
             return iter(())
         if instance.n == 0:
-            return iter([()])
+            return iter([Queens()])
         source = self._unique_solutions(instance, limit) if unique else self._solutions(instance, limit)
-        return islice(source, limit) if limit is not None else source
+        return _as_queens(source, limit)
 
     def solution_arrays(
         self, instance: Instance, *, limit: int | None = None, unique: bool = False
@@ -330,12 +331,14 @@ class Backend(ABC):
         repeat is found in O(1) memory)."""
         return False
 
-    def first_solution(self, instance: Instance) -> Solution | None:
-        """One solution of ``instance``, or None when it has none (by the backend's first-solution search)."""
+    def first_solution(self, instance: Instance) -> Queens | None:
+        """One solution of ``instance`` (a :class:`~nqueens_cp.core.instance.Queens`: a tuple of columns
+        that draws itself in a notebook), or None when it has none (by the backend's first-solution search)."""
         self._prepare(instance, None, False)
         if instance.n == 0:
-            return ()
-        return self._first_solution(instance)
+            return Queens()
+        found = self._first_solution(instance)
+        return None if found is None else Queens(found)
 
     def first_columns(self, instance: Instance) -> npt.NDArray[np.int32] | None:
         """The first solution as a numpy int32 array (``columns[row] == col``), or None when there is
@@ -510,6 +513,27 @@ class Backend(ABC):
     def __repr__(self) -> str:
         opts = ", ".join(f"{k}={v!r}" for k, v in self.options.items())
         return f"{type(self).__name__}({opts})"
+
+
+def _as_queens(source: Iterator[Solution], limit: int | None) -> Iterator[Queens]:
+    """The solutions of ``source`` as :class:`Queens` (passed on as they are when a search makes
+    them so: no second copy), ``limit`` at most; closing this closes ``source`` (a solver's stream
+    stops its process and frees its model)."""
+    found = islice(source, limit) if limit is not None else source
+    try:
+        first = next(found, None)
+        if first is None:
+            return
+        if type(first) is Queens:
+            yield first
+            yield from found  # type: ignore[misc]  # the search makes every one a Queens
+        else:
+            yield Queens(first)
+            yield from map(Queens, found)
+    finally:
+        close = getattr(source, "close", None)
+        if close is not None:
+            close()
 
 
 def _at_most(batches: Iterator[npt.NDArray[np.int64]], limit: int | None) -> Iterator[npt.NDArray[np.int64]]:
