@@ -346,12 +346,17 @@ def resources_table(results: ComparisonResults) -> Table:
         return f"{format_time(cell.median_cpu)}, {DASH if memory is None else f'+{memory / 1024:.1f} MB'}"
 
     rows = _rows_by_size(results, lambda cell: cell.median_cpu is not None, text)
-    note = (
-        "Median CPU time of the worker process while the backend ran (all its threads"
-        + (", and the solver programs it ran" if results.settings.cpu_measure else "")
-        + "), and the largest rise of the worker's peak resident memory above its size at start (solver libraries "
-        "included)."
-    )
+    if any(run.cgroup_memory_kb is not None for run in results.runs):
+        note = ("Median CPU time of the worker's whole process tree while the backend ran (its cgroup: every "
+                "thread and child process), and the largest peak of the tree's memory above its usage when the "
+                "solve started.")
+    else:
+        note = (
+            "Median CPU time of the worker process while the backend ran (all its threads"
+            + (", and the solver programs it ran" if results.settings.cpu_measure else "")
+            + "), and the largest rise of the worker's peak resident memory above its size at start (solver "
+            "libraries included)."
+        )
     return Table(("n", *configs), rows, note)
 
 
