@@ -17,7 +17,7 @@ from nqueens_cp.searches import family
 pytest.importorskip("numba")
 
 from nqueens_cp.searches import family_kernel as kernel
-from nqueens_cp.searches import superqueens_count, torus_count
+from nqueens_cp.searches import superqueens_count, torus_count, torus_group
 
 TORUS, SUPER = Rules(toroidal=True), Rules(knight=True)
 
@@ -35,29 +35,29 @@ def _placement(n: int, squares: frozenset[tuple[int, int]]) -> tuple[int, ...] |
 @pytest.mark.parametrize("n", [5, 7, 11, 13])
 def test_each_linear_symmetry_maps_toroidal_solutions_to_solutions_and_fixes_the_corner(n: int) -> None:
     solutions = set(family.bitboard_solutions(TORUS, n))
-    for generator in torus_count.generators(n):
-        assert torus_count.apply(n, generator, (0, 0)) == (0, 0)
-        images = {_placement(n, frozenset(torus_count.apply(n, generator, x) for x in _squares(s))) for s in solutions}
+    for generator in torus_group.generators(n):
+        assert torus_group.apply(n, generator, (0, 0)) == (0, 0)
+        images = {_placement(n, frozenset(torus_group.apply(n, generator, x) for x in _squares(s))) for s in solutions}
         assert images == solutions, generator
     # the eighth of a turn is no symmetry of the square's: it is what the square's group lacks
-    assert torus_count.generators(n)[-1] == (1, 1, n - 1, 1)
+    assert torus_group.generators(n)[-1] == (1, 1, n - 1, 1)
 
 
 @pytest.mark.parametrize("n", [5, 7, 9, 11, 13, 25])
 def test_the_linear_group_has_eight_phi_n_elements(n: int) -> None:
     """For odd n: the scalars (phi(n) of them) times the 8 symmetries of the four directions."""
     phi = sum(1 for a in range(1, n) if gcd(a, n) == 1)
-    elements = torus_count.group(n)
+    elements = torus_group.group(n)
     assert len(elements) == len(set(elements)) == 8 * phi
     assert elements[0] == (1, 0, 0, 1)
 
 
 @pytest.mark.parametrize("n", [5, 7, 13])
 def test_keys_are_constant_on_orbits(n: int) -> None:
-    orbit = torus_count.orbits(n)
+    orbit = torus_group.orbits(n)
     for r in range(n):
         for c in range(n):
-            images = {torus_count.apply(n, g, (r, c)) for g in orbit.elements}
+            images = {torus_group.apply(n, g, (r, c)) for g in orbit.elements}
             assert len(images) == orbit.size[r, c]
             assert {int(orbit.key[x]) for x in images} == {int(orbit.key[r, c])}
     assert orbit.key[0, 0] == n and orbit.size[0, 0] == 1
@@ -76,7 +76,7 @@ def _recount(n: int) -> dict[int, Counter[int]]:
     holds (0, 0) and (1, m), the triples (x, y, A) with key(y - x) = m and A (y - x) = (1, m), and
     each one's value, the row-2 column of the solution mapped by z -> A (z - x); kept when its own
     row-2 column is the least value, with the number of triples reaching it."""
-    orbit = torus_count.orbits(n)
+    orbit = torus_group.orbits(n)
     found: dict[int, Counter[int]] = {}
     for solution in family.bitboard_solutions(TORUS, n):
         queens = _squares(solution)
@@ -87,8 +87,8 @@ def _recount(n: int) -> dict[int, Counter[int]]:
         values = []
         for (x, _), d in differences.items():
             for g in orbit.elements:
-                if int(orbit.key[d]) == m and torus_count.apply(n, g, d) == (1, m):
-                    image = dict(torus_count.apply(n, g, ((w[0] - x[0]) % n, (w[1] - x[1]) % n)) for w in queens)
+                if int(orbit.key[d]) == m and torus_group.apply(n, g, d) == (1, m):
+                    image = dict(torus_group.apply(n, g, ((w[0] - x[0]) % n, (w[1] - x[1]) % n)) for w in queens)
                     values.append(image[2])
         if solution[2] == min(values):
             found.setdefault(m, Counter())[values.count(solution[2])] += 1
@@ -97,14 +97,14 @@ def _recount(n: int) -> dict[int, Counter[int]]:
 
 @pytest.mark.parametrize("n", [11, 13])
 def test_the_canonical_search_finds_the_canonical_solutions_of_the_definition(n: int) -> None:
-    orbit = torus_count.orbits(n)
+    orbit = torus_group.orbits(n)
     searched = {m: Counter({k: int(v) for k, v in enumerate(h) if v}) for m, h in
                 torus_count.canonical_histograms(orbit).items()}
     assert {m: h for m, h in searched.items() if h} == _recount(n)
 
 
 def test_the_pruning_window_changes_the_work_not_the_answer() -> None:
-    orbit = torus_count.orbits(17)
+    orbit = torus_group.orbits(17)
     search = torus_count.canonical(orbit, 2)
     for least in range(3, 9):
         histograms = [search.count_from(17, least, window).tolist() for window in (0, 1, 3, 5, 17)]
