@@ -51,6 +51,7 @@ import numpy.typing as npt
 from nqueens_cp.core.problems import Rules
 from nqueens_cp.core.symmetry import INVERSE, MIRROR, REVERSE, SYMMETRIES
 from nqueens_cp.searches import superqueens_count, torus_count
+from nqueens_cp.searches.bitboard_kernel import _column_of, _push
 from nqueens_cp.system.compiled import compiled, inline
 from nqueens_cp.system.interrupts import native_call
 
@@ -168,13 +169,9 @@ def _placement_batch(n: int, toroidal: bool, knight: bool, state: Int64Array, bo
         free = full & ~(left | down | right)
         if knight:
             free &= ~((bit << 2) | (bit >> 2) | (board[row] << 1) | (board[row] >> 1))
-        if free == 0:
-            continue
-        row += 1
-        frames[_LEFT, row] = left
-        frames[_DOWN, row] = down
-        frames[_RIGHT, row] = right
-        frames[_AVAIL, row] = free
+        if free:
+            row += 1
+            _push(frames, row, left, down, right, free)
     state[0] = row
     return found
 
