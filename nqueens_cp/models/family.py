@@ -162,8 +162,7 @@ def build_family_model(problem: Problem, n: int, cuts: bool = False, colours: in
     ``cuts`` adds rows the rules do not imply, each keeping some optimal witness: for the
     dominations :func:`halves_rows` (symmetry) and ``Σ x >= ceil((n-1)/2)``
     (:func:`domination_lower_bound`), for the armies :func:`halves_rows` on the white army.
-    ``colours`` sets the colouring's palette (default :func:`colour_bound`); a palette of exactly
-    n colours adds "each row and each column holds every colour once", which the rules imply for
+    ``colours`` sets the colouring's palette (default :func:`colour_bound`); ``colours=n`` adds "each row and each column holds every colour once", which the rules imply for
     it (a row's n squares attack each other: n colours, each at most once), the statement that
     makes "no n-colouring" an exact cover a solver refutes quickly."""
     rules = problem.rules
@@ -199,7 +198,7 @@ def build_family_model(problem: Problem, n: int, cuts: bool = False, colours: in
                          for j in range(k)]
         rows += [LinearRow(f"used_in_order_{j}", ((1, y(j)), (-1, y(j + 1))), 0, None) for j in range(k - 1)]
         rows += [_row(f"first_row_{c}", [x(0, c, c)], 1, 1) for c in range(n)]
-        if k == n:
+        if colours == n:
             rows += [_row(f"{kind}_{i}_has_colour_{j}", [x(*((i, c) if kind == "row" else (c, i)), j) for c in range(n)], 1, 1)
                      for kind in ("row", "column") for i in range(n) for j in range(k)]
         return FamilyModel(problem, n, model.variables, tuple(rows),
