@@ -94,3 +94,14 @@ def test_the_colouring_refutes_n_colours_first_and_proves_the_published_optima()
         answer = solver.solve_family(Problem.COLOURING, n)
         assert answer.proved and answer.value == SEQUENCES["A088202"][n], (n, answer)
         assert witness_problems(Problem.COLOURING, n, answer.witness) == []
+
+
+def test_the_modular_colouring_is_proper_with_the_palette_and_with_n_prime_to_6() -> None:
+    from nqueens_cp.models.family import colour_bound, modular_colouring
+
+    for n in range(1, 30):
+        for colours in {colour_bound(n), *([n] if n % 6 in (1, 5) else [])}:
+            witness = tuple(tuple(row) for row in modular_colouring(n, colours))
+            assert witness_problems(Problem.COLOURING, n, witness) == [], (n, colours)
+            assert witness[0] == tuple(range(n))
+    assert witness_problems(Problem.COLOURING, 8, tuple(tuple(row) for row in modular_colouring(8, 8)))  # 8: not prime to 6

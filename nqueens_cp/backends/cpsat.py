@@ -30,7 +30,7 @@ from nqueens_cp.models.cpsat import (
     cpsat_memory,
     resolve_strategy,
 )
-from nqueens_cp.models.family import FamilyModel, build_family_model
+from nqueens_cp.models.family import FamilyModel, build_family_model, modular_colouring
 from nqueens_cp.models.geometry import ModelEstimate, ModelSize
 from nqueens_cp.models.reduction import model_rows
 from nqueens_cp.system.interrupts import HandOff, native_call
@@ -234,6 +234,8 @@ class CpSatBackend(Backend):
         if lower is not None and model.objective is not None:
             cp.add(cp_model.LinearExpr.weighted_sum([x[v] for _, v in model.objective.terms],
                                                     [c for c, _ in model.objective.terms]) >= lower)
+        if lower is not None:  # the cuts' colouring: a witness of the palette's size at hand from the start
+            self._hint_colouring(cp, x, model)
         solver = self._solver(CpSatStrategy(), enumerate_all=False)
         if self.options["time_limit"] is not None:
             solver.parameters.max_time_in_seconds = max(0.0, self.options["time_limit"] - (time.monotonic() - start))
@@ -248,26 +250,34 @@ class CpSatBackend(Backend):
             return FamilyAnswer(problem, n, witness, witness_value(problem, witness), proved, bound, clock.last)
         if status == cp_model.INFEASIBLE:
             return FamilyAnswer(problem, n, None, None, True)
+        if lower is not None and status == cp_model.UNKNOWN:  # out of time before its hint was taken up
+            witness = tuple(tuple(row) for row in modular_colouring(n, model.colours))
+            return FamilyAnswer(problem, n, witness, witness_value(problem, witness), False, lower)
         self._raise_stopped(solver, status, "before it found a witness")
         raise SolverError(f"cpsat stopped without an answer ({solver.status_name(status)})")
+
+    @staticmethod
+    def _hint_colouring(cp: cp_model.CpModel, x: list[Any], model: FamilyModel) -> None:
+        """Hint the :func:`~nqueens_cp.models.family.modular_colouring` of the model's palette."""
+        for r, row in enumerate(modular_colouring(model.n, model.colours)):
+            for c, colour in enumerate(row):
+                for k in range(model.colours):
+                    cp.add_hint(x[model.colour_variable(r, c, k)], k == colour)
+        for k in range(model.colours):
+            cp.add_hint(x[model.used_variable(k)], True)
 
     def _colour_with_n(self, problem: Problem, n: int) -> tuple[FamilyAnswer | None, bool]:
         """The colouring's first step: an n-colouring (then n is the optimum: a row is a clique of
         n squares), or None, and whether CP-SAT refuted one (not: it ran out of time). With exactly n colours
         each row and column holds every colour once, an exact cover of the board by n disjoint
         placements, which CP-SAT refutes in 0.14 s for n = 8 (62.6 s with the palette's rows only).
-        When n is prime to 6 the colouring (c + 2r) mod n (proper: along a column, a diagonal and an
-        antidiagonal the colour moves by 2, 3 and 1 a square, never by a multiple of n in fewer than
-        n squares) is CP-SAT's hint. Half the time limit at most."""
+        When n is prime to 6 the colouring (c + 2r) mod n is CP-SAT's hint. Half the time limit at most."""
         from ortools.sat.python import cp_model
 
         model = build_family_model(problem, n, colours=n)
         cp, x = self._translate(model)
-        if n % 6 in (1, 5):  # colour (r, c) with (c + 2r) mod n: a proper n-colouring when gcd(n, 6) = 1
-            for r in range(n):
-                for c in range(n):
-                    for k in range(n):
-                        cp.add_hint(x[model.colour_variable(r, c, k)], k == (c + 2 * r) % n)
+        if n % 6 in (1, 5):
+            self._hint_colouring(cp, x, model)
         solver = self._solver(CpSatStrategy(), enumerate_all=False)
         if self.options["time_limit"] is not None:  # half the time: the optimisation's witness needs the rest
             solver.parameters.max_time_in_seconds = self.options["time_limit"] / 2

@@ -123,6 +123,14 @@ def colour_bound(n: int) -> int:
     return p
 
 
+def modular_colouring(n: int, colours: int) -> list[list[int]]:
+    """Square (r, c) coloured ``(c + 2r) mod colours``: a proper colouring of the n x n queens graph
+    when ``colours`` >= n is prime to 6 (along a column, a diagonal and an antidiagonal the colour
+    moves by 2, 3 and 1 a square, never by a multiple of ``colours`` within a line of fewer squares),
+    with row 0 reading 0 .. n-1; :func:`colour_bound` is such a palette."""
+    return [[(c + 2 * r) % colours for c in range(n)] for r in range(n)]
+
+
 def _row(name: str, variables: list[int], lower: int | None, upper: int | None) -> LinearRow:
     return LinearRow(name, tuple((1, v) for v in variables), lower, upper)
 
