@@ -106,6 +106,27 @@ class ChildCpuBackend(BitboardBackend):
         yield from correct(instance)
 
 
+class UnwaitedChildCpuBackend(BitboardBackend):
+    """Right, after a child process it starts has spent about 0.3 s of CPU time; the child is
+    left unreaped while the run is timed (``getrusage`` then cannot see its time, a cgroup can)."""
+
+    name = "test-unwaited-child-cpu"
+    summary = "runs a busy child process it does not wait for"
+
+    def _solutions(self, instance: Instance, limit: int | None) -> Iterator[Solution]:
+        if instance.n > 4:  # not during the warm-up on the 4x4 board
+            import subprocess
+            import sys
+
+            busy = ("import time\nend = time.process_time() + 0.3\nwhile time.process_time() < end: pass\n"
+                    "print('done', flush=True)")
+            child = subprocess.Popen([sys.executable, "-c", busy], stdout=subprocess.PIPE)
+            assert child.stdout is not None
+            child.stdout.read()  # the child has finished its work; it is not waited for
+            self._left_unreaped = child
+        yield from correct(instance)
+
+
 class HangingProgramBackend(BitboardBackend):
     """Starts a program that never ends (as a solver program would), writes its pid to the file
     named by ``NQUEENS_TEST_PID_FILE``, and waits for it."""

@@ -58,7 +58,7 @@ def test_the_unique_check_of_the_kit() -> None:
     check_unique_counts(create_backend("backtrack"))
 
 
-@pytest.mark.parametrize("n", [8, 9])
+@pytest.mark.parametrize("n", [8, pytest.param(9, marks=pytest.mark.slow)])
 def test_all_backends_produce_the_same_set(n: int) -> None:
     sets = {}
     for name, options in usable(CONFIGS):

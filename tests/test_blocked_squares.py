@@ -23,6 +23,9 @@ from .conftest import STARTS_A_PROGRAM_PER_SOLVE, require_backend, run_cli
 from .test_csplib import DATA, paper_answers
 from .test_external_solvers import minizinc_with_gecode, tool, with_extra_clauses
 
+#: Backends that start a program per solve (6 s for MiniZinc): with the slow tests.
+SLOW_BLOCKED = frozenset({"minizinc"})
+
 BLOCKED_CONFIGS: list[tuple[str, dict[str, Any]]] = [
     ("backtrack", {"search": "rows"}),
     ("backtrack", {"search": "firstfail"}),
@@ -53,7 +56,9 @@ def random_instances(seed: int, count: int, largest: int) -> list[Instance]:
     return out
 
 
-@pytest.mark.parametrize(("name", "options"), BLOCKED_CONFIGS, ids=lambda v: str(v))
+@pytest.mark.parametrize(("name", "options"), [
+    pytest.param(*config, marks=[pytest.mark.slow] if config[0] in SLOW_BLOCKED else []) for config in BLOCKED_CONFIGS
+], ids=lambda v: str(v))
 def test_every_backend_finds_exactly_the_solutions_with_blocked_squares(name: str, options: dict[str, Any]) -> None:
     require_backend(name)
     backend = create_backend(name, **options)

@@ -211,7 +211,8 @@ def test_the_time_limit_stops_a_long_search(optimiser: str) -> None:
 BENCH = load_file(REPO / "benchmarks" / "bench_interrupt.py", "bench_interrupt")
 
 
-@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+@pytest.mark.parametrize("signum", [signal.SIGINT, pytest.param(signal.SIGTERM, marks=pytest.mark.slow)],
+                         ids=["SIGINT", "SIGTERM"])
 def test_a_long_family_search_ends_on_the_signal(signum: int) -> None:
     require_backend("sat")
     argv = [sys.executable, "-m", "nqueens_cp", "solve", "13", "--problem", "peaceable", "--backend", "sat",

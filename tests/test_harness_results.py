@@ -20,7 +20,8 @@ from nqueens_cp.reports.files import OutputFiles
 from nqueens_cp.reports.plot import runtime_plot_png
 from nqueens_cp.reports.render import FORMATS, render
 from nqueens_cp.reports.summary import sizes
-from nqueens_cp.reports.tables import build_report, format_time, format_time_range
+from nqueens_cp.reports.tables import build_report
+from nqueens_cp.reports.times import format_time, format_time_range
 from nqueens_cp.system.atomic import atomic_write
 
 from .harness_backends import registered

@@ -68,7 +68,7 @@ def _loaded(name: str) -> str:
 
 
 @pytest.fixture(scope="module", params=[
-    "constellations",
+    pytest.param("constellations", marks=pytest.mark.slow),  # each compiles in a process of its own: 10 s
     pytest.param("first_clash", marks=pytest.mark.slow),  # the same machinery: slow, as each compiles in a process
     pytest.param("decimal_text", marks=pytest.mark.slow),
 ])

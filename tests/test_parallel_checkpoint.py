@@ -141,6 +141,7 @@ def test_cli_refuses_a_foreign_checkpoint_with_status_2(tmp_path: Path) -> None:
     assert len(refused.stderr.splitlines()) == 1
 
 
+@pytest.mark.slow  # 7 s; resume is tested by default in test_reliability_counts
 def test_sigkill_mid_run_then_resume_gives_the_exact_count(tmp_path: Path) -> None:
     path = tmp_path / "killed.sqlite"
     command = [sys.executable, "-c", SLEEPY_CLI, "solve", "10", "--count", "--backend", "sleepy",

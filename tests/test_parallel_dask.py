@@ -59,6 +59,7 @@ def test_failures_on_dask_are_retried_then_reported(cluster: DaskExecutor, tmp_p
         unregister_backend("flaky")
 
 
+@pytest.mark.slow  # 5.5 s; the cluster's counts are tested by default
 def test_cli_with_a_local_dask_cluster() -> None:
     result = run_cli("solve", "9", "--count", "--backend", "bitboard", "--executor", "dask", "--split-depth", "2")
     assert (result.returncode, result.stdout.strip()) == (0, "352"), result.stderr

@@ -51,6 +51,7 @@ def test_a_segfault_in_a_compare_worker(tmp_path: Path) -> None:
         ("bitboard", "ok"), ("backtrack", "ok"), ("segfaulting:column=-1", "error")}
 
 
+@pytest.mark.slow  # 6 s; a segfault in a compare worker is tested by default
 def test_a_segfault_in_a_split_run_worker(segfaulting: str, tmp_path: Path) -> None:
     path = tmp_path / "c.sqlite"
     messages: list[str] = []
@@ -65,6 +66,7 @@ def test_a_segfault_in_a_split_run_worker(segfaulting: str, tmp_path: Path) -> N
     assert any("finishing the other sub-problems" in m for m in messages)
 
 
+@pytest.mark.slow  # 6.5 s
 def test_an_innocent_sub_problem_beside_a_crashing_one_is_tried_alone(segfaulting: str, tmp_path: Path) -> None:
     # One attempt each: #0 crashes while #1 (its first attempt blocks) runs beside it on the other
     # worker, so both are charged their only attempt; each is then tried once alone.
@@ -81,6 +83,7 @@ def test_an_innocent_sub_problem_beside_a_crashing_one_is_tried_alone(segfaultin
     assert any(m.startswith("sub-problem #1 (row 0 = 1): a worker process died") for m in messages), messages
 
 
+@pytest.mark.slow  # 3.5 s
 def test_a_segfault_in_a_split_run_through_the_cli(tmp_path: Path) -> None:
     done = subprocess.run(
         [sys.executable, "-c", CLI_WITH_TEST_BACKENDS, "solve", "10", "--count", "--backend", "segfaulting", "-O", "column=0",
@@ -153,12 +156,12 @@ def _interrupt(argv: list[str], cwd: Path, ready: Path | None, wait: float) -> t
         (["solve", "15", "--count", "--backend", "backtrack"], None, 1.5),
         (["solve", "14", "--count", "--backend", "sat"], None, 2.5),
         (["solve", "14", "--all", "--backend", "cpsat"], None, 2.5),
-        (["solve", "11", "--count", "--backend", "sleepy", "-O", "delay=0.2", "--workers", "2",
-          "--split-depth", "2", "--checkpoint", "c.sqlite"], "c.sqlite", 0.5),
+        pytest.param(["solve", "11", "--count", "--backend", "sleepy", "-O", "delay=0.2", "--workers", "2",
+                      "--split-depth", "2", "--checkpoint", "c.sqlite"], "c.sqlite", 0.5, marks=pytest.mark.slow),
         (["solve", "10", "--all", "--backend", "sleepy", "-O", "delay=0.2", "--workers", "2",
           "--split-depth", "2"], None, 2.0),
-        (["compare", "--n", "4-9", "--repeat", "1", "--backends", "bitboard,sleepy:delay=0.5", "--out", "rep"],
-         "rep/results.json", 0.5),
+        pytest.param(["compare", "--n", "4-9", "--repeat", "1", "--backends", "bitboard,sleepy:delay=0.5", "--out",
+                      "rep"], "rep/results.json", 0.5, marks=pytest.mark.slow),  # and test_harness_cli's kill
         (["export", "100", "--format", "dimacs", "--encoding", "pairwise", "-o", "big.cnf"], None, 1.5),
         # Ctrl-C once the cluster runs (its first result saved), then the checkpoint resumed
         pytest.param(["solve", "11", "--count", "--backend", "sleepy", "-O", "delay=0.3", "--executor", "dask",

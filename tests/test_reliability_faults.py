@@ -89,6 +89,7 @@ def test_export_to_a_full_disk(small_disk: Path) -> None:
 
 
 @pytest.mark.disk_size("256k")  # room for one report set and a second one being staged
+@pytest.mark.slow  # 8 s
 def test_compare_and_report_on_a_full_disk(small_disk: Path) -> None:
     out = small_disk / "rep"
     args = ("compare", "--n", "4-6", "--repeat", "1", "--backends", "bitboard", "--out", "rep")

@@ -204,6 +204,7 @@ def check_vector(argv: list[str], root: Path, *, timeout: float = TIMEOUT, statu
 @settings(max_examples=30, deadline=None, derandomize=True, database=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(argv=vectors())
+@pytest.mark.slow  # 5 s; the many-vector fuzz is slow too
 def test_random_argument_vectors(argv: list[str], tmp_path: Path) -> None:
     check_vector(argv, tmp_path / "cwd")
 

@@ -73,6 +73,7 @@ def test_a_sudden_huge_allocation_is_out_of_memory_too(memoryhog: str) -> None:
     assert run.status == "oom" and "MemoryError" in run.reason, run.reason
 
 
+@pytest.mark.slow  # 7 s; the limit itself is tested by default above
 def test_the_cli_option_and_its_default(tmp_path: Path) -> None:
     assert default_memory_limit_mb() >= 256 and resident_kb(os.getpid()) is not None
     env = {**os.environ, "PYTHONPATH": str(REPO)}

@@ -68,6 +68,7 @@ def colour_pixels(image: object, colour: tuple[int, int, int], tolerance: int = 
     ]
 
 
+@pytest.mark.slow  # a browser start: 6-8 s
 def test_chromium_renders_the_plot_the_boards_and_the_verdict(results: ComparisonResults, tmp_path: Path) -> None:
     from PIL import Image
 

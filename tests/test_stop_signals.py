@@ -35,7 +35,7 @@ LONG_RUNS: dict[str, Any] = {}
 for _case in BENCH.CASES:
     LONG_RUNS.setdefault(_case.backend, _case)
 
-#: Run by default (the issue's own case, CP-SAT's search in C++); the others with the slow tests.
+#: Run by default under SIGINT (the issue's own case, CP-SAT's search in C++); the rest with the slow tests.
 DEFAULT = frozenset({"cpsat"})
 
 WORDS = {signal.SIGINT: "interrupted", signal.SIGTERM: "terminated"}
@@ -43,7 +43,7 @@ WORDS = {signal.SIGINT: "interrupted", signal.SIGTERM: "terminated"}
 
 def _params() -> list[object]:
     return [pytest.param(backend, signum, id=f"{backend}-{signal.Signals(signum).name}",
-                         marks=[] if backend in DEFAULT else [pytest.mark.slow])
+                         marks=[] if backend in DEFAULT and signum == signal.SIGINT else [pytest.mark.slow])
             for backend in LONG_RUNS for signum in (signal.SIGINT, signal.SIGTERM)]
 
 

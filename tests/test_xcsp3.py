@@ -48,6 +48,7 @@ def test_the_export_is_what_pycsp3_compiles(tmp_path: object, n: int) -> None:
     assert _elements(export_model(Instance(n), "xcsp3")) == _elements(compiled)
 
 
+@pytest.mark.slow  # a Java start: 4.6 s
 def test_the_export_is_read_back_by_ace_with_the_same_solution_set(tmp_path: object) -> None:
     require_backend("xcsp3")
     from pathlib import Path

@@ -154,6 +154,11 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--memory-limit", type=number("--memory-limit (MB)"), default=None, metavar="MB",
                         help="resident memory each worker may add to what it started with; one that grows past it is killed and "
                         "recorded as oom (out of memory), like a timeout (default: half of this machine's memory)")
+    parser.add_argument("--measure", choices=("getrusage", "cgroups"), default="getrusage",
+                        help="how each run's CPU time and memory are measured: getrusage (default: the worker "
+                        "and its finished solver programs) or cgroups (BenchExec's, as its runexec measures: "
+                        "the whole process tree, pip install 'nqueens-cp[benchexec]', root or a delegated "
+                        "cgroup); where cgroups cannot measure, getrusage, and the report says why")
     parser.add_argument("--out", default=DEFAULT_OUT, metavar="DIR",
                         help=f"directory for the report and data (default {DEFAULT_OUT})")
     parser.add_argument("--format", choices=FORMATS, default="github", help="report format (default github)")
@@ -345,7 +350,15 @@ def run(args: argparse.Namespace) -> int:
         task=task, configurations=configurations, ns=args.n, repeat=args.repeat,
         timeout=args.timeout, store_limit=args.store_limit, baseline=baseline, command=command,
         memory_limit_mb=memory_limit, certify=args.certify, largest_n=largest_n, left_out=left_out,
+        cgroups=args.measure == "cgroups",
     )
+    if args.measure == "cgroups":
+        from nqueens_cp.system.cgroups import cgroups_unusable
+
+        unusable = cgroups_unusable()
+        if unusable is not None:
+            sys.stderr.write(f"nqueens-cp: --measure cgroups: cgroups cannot measure here ({unusable}); "
+                             "measuring with getrusage, as the report says\n")
     if left_out:
         from nqueens_cp.reports.tables import left_out_line
 
@@ -413,6 +426,7 @@ def _repeat_command(args: argparse.Namespace, labels: list[str], baseline: str, 
           if args.task == "files" else []),
         *(["--answers", args.answers] if args.answers else []),
         *(["--certify"] if args.certify else []),
+        *(["--measure", args.measure] if args.measure != "getrusage" else []),
         *(["--largest-n", ",".join(f"{label}={n}" for label, (n, _) in largest_n.items())] if largest_n else []),
     ])
 

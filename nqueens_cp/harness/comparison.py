@@ -49,6 +49,22 @@ class ComparisonRequest:
     largest_n: Mapping[str, tuple[int, str]] = field(default_factory=dict)
     #: The backends the default selection left out, each with why (see ``default_left_out``).
     left_out: Mapping[str, str] = field(default_factory=dict)
+    #: Measure each run in its own cgroup (``compare --measure cgroups``) when this machine allows
+    #: it; otherwise ``getrusage``, the settings saying why (:func:`measurement`).
+    cgroups: bool = False
+
+
+def measurement(cgroups: bool) -> tuple[bool, str]:
+    """Whether the runs get cgroups, and how the results' settings say the runs were measured:
+    asked for cgroups on a machine where they cannot measure, ``getrusage`` and the reason."""
+    if not cgroups:
+        return False, CPU_MEASURE
+    from nqueens_cp.system.cgroups import cgroups_unusable, describe_measure
+
+    reason = cgroups_unusable()
+    if reason is not None:
+        return False, f"{CPU_MEASURE} (cgroups were asked for but cannot measure here: {reason})"
+    return True, describe_measure()
 
 
 #: Called before each run with (runs done so far, runs planned, the run about to start).
@@ -94,13 +110,15 @@ def run_comparison(
     on_size: SizeCallback | None = None,
 ) -> ComparisonResults:
     """Make every run of ``request``, validate them, and return the results (complete or not)."""
+    use_cgroups, measured_by = measurement(request.cgroups)
     runner = Runner(request.task, timeout=request.timeout, store_limit=request.store_limit,
-                    start_method=request.start_method, memory_limit_mb=request.memory_limit_mb)
+                    start_method=request.start_method, memory_limit_mb=request.memory_limit_mb,
+                    cgroups=use_cgroups)
     requests = plan(request.task, request.configurations, request.ns, request.repeat)
     settings = Settings(
         ns=tuple(sorted(set(request.ns))), repeat=request.repeat, timeout=request.timeout,
         store_limit=request.store_limit, baseline=request.baseline, start_method=runner.start_method,
-        command=request.command, memory_limit_mb=request.memory_limit_mb, cpu_measure=CPU_MEASURE,
+        command=request.command, memory_limit_mb=request.memory_limit_mb, cpu_measure=measured_by,
         left_out=tuple(request.left_out.items()),
     )
     environment = collect_environment()

@@ -24,12 +24,24 @@ from nqueens_cp.core.names import Name
 from nqueens_cp.harness.configs import Configuration
 from nqueens_cp.harness.tasks import TaskInfo
 
-#: Version of the JSON layout; bump it when a field changes meaning or disappears. 2: CPU time
-#: includes child processes (``RunRecord.children_cpu_time``), runs of merged files
+#: Version of the JSON layout (its JSON Schema: :data:`SCHEMA_FILE`; every field: docs/results.md);
+#: bump it, and the schema's ``schema_version``, when a field is added, changes meaning or disappears.
+#: 2: CPU time includes child processes (``RunRecord.children_cpu_time``), runs of merged files
 #: (``ComparisonResults.merged``), the task's timeout policy (``TaskInfo.skips_larger``).
-SCHEMA_VERSION = 2
+#: 3: ``RunRecord.cgroup_memory_kb`` (``compare --measure cgroups``).
+SCHEMA_VERSION = 3
 #: Every version this package reads (a field added since is given its default).
-READABLE_VERSIONS = (1, 2)
+READABLE_VERSIONS = (1, 2, 3)
+#: The JSON Schema of the results this package writes (shipped with it, next to this module).
+SCHEMA_FILE = "results.schema.json"
+
+
+def results_schema() -> dict[str, Any]:
+    """The JSON Schema (draft 2020-12) of ``results.json`` as this version writes it."""
+    from importlib import resources
+
+    return typing.cast(dict[str, Any], json.loads(
+        resources.files(__package__ or "nqueens_cp.harness").joinpath(SCHEMA_FILE).read_text(encoding="utf-8")))
 
 #: An instance a comparison ran: board size, pre-placed queens, and the instance file (with the
 #: number of diagonals taken) it was read from, empty when the board size alone says it.
@@ -144,6 +156,9 @@ class RunRecord:
     #: own clock (``FamilyAnswer.found_at``: CP-SAT's at its last improving solution); None when
     #: the solver does not report it.
     best_at: float | None = None
+    #: Measured with cgroups (``compare --measure cgroups``): the peak KiB of the worker's process
+    #: tree over the timed solve, above its usage when the solve started; None otherwise.
+    cgroup_memory_kb: int | None = None
 
     @property
     def instance_key(self) -> InstanceKey:
@@ -152,7 +167,10 @@ class RunRecord:
 
     @property
     def memory_added_kb(self) -> int | None:
-        """Peak memory above the worker's starting size (what the run itself needed)."""
+        """Peak memory above the worker's starting size (what the run itself needed): the
+        cgroup's when the run was measured with one, else from the worker's ``getrusage``."""
+        if self.cgroup_memory_kb is not None:
+            return self.cgroup_memory_kb
         if self.peak_rss_kb is None or self.baseline_rss_kb is None:
             return None
         return max(0, self.peak_rss_kb - self.baseline_rss_kb)

@@ -37,6 +37,7 @@ from nqueens_cp.harness.configs import Configuration
 from nqueens_cp.harness.results import GAVE_UP, RunRecord, RunStatus
 from nqueens_cp.harness.tasks import Task
 from nqueens_cp.harness.worker import WorkerJob, WorkerOutcome, worker_main
+from nqueens_cp.system.cgroups import open_meter
 from nqueens_cp.system.processes import kill_tree, physical_memory_mb, resident_kb, start_method
 
 #: Seconds a worker gets to exit after it reported, before it is killed.
@@ -120,8 +121,12 @@ class Runner:
         store_limit: int,
         start_method: str | None = None,
         memory_limit_mb: float | None = None,
+        cgroups: bool = False,
     ) -> None:
         self.task = task
+        #: Whether each run gets its own cgroup (``compare --measure cgroups``; the caller has
+        #: checked that cgroups are usable, :func:`~nqueens_cp.system.cgroups.cgroups_unusable`).
+        self.cgroups = cgroups
         self.timeout = timeout
         self.memory_limit_mb = memory_limit_mb
         self.store_limit = store_limit
@@ -140,8 +145,9 @@ class Runner:
                 **fields,
             )
 
+        meter = open_meter() if self.cgroups else None
         job = WorkerJob(config.backend_class(), config.options, self.task, instance, self.store_limit,
-                        self.task.solver_time_limit(self.timeout))
+                        self.task.solver_time_limit(self.timeout), meter)
         receiver, sender = self._context.Pipe(duplex=False)
         limit = None if self.memory_limit_mb is None else int(self.memory_limit_mb * 2**20)
         process = self._context.Process(
@@ -180,7 +186,8 @@ class Runner:
                     fingerprint=report.fingerprint, stored=len(report.solutions),
                     truncated=report.truncated, invalid=report.invalid, duplicates=report.duplicates,
                     model_size=report.model_size, children_cpu_time=report.children_cpu_time,
-                    children_peak_rss_kb=report.children_peak_rss_kb, **answer,
+                    children_peak_rss_kb=report.children_peak_rss_kb, cgroup_memory_kb=report.cgroup_memory_kb,
+                    **answer,
                 ),
                 instance, report.solutions, report.invalid_examples, report.duplicate_examples,
                 report.duplicates_beyond, family,
@@ -192,6 +199,8 @@ class Runner:
                 if process.is_alive():
                     kill_tree(process.pid)  # the worker and any solver program it started
                     process.join()
+            if meter is not None:
+                meter.close()  # kills what is left in the run's cgroup, then removes it
 
     def _wait(self, receiver: Any, pid: int | None, inherited_kb: int) -> str | None:
         """Wait for the worker's answer until the timeout; the reason if its resident memory grew past

@@ -17,10 +17,12 @@ The worker
    k solutions: 6e-6 for the 14.7 million of n = 16);
 4. reports peak memory from ``resource.getrusage``: the worker's, and its largest solver program's.
 
-CPU time is measured by ``getrusage``, not by BenchExec's ``runexec`` (cgroups): a worker is a
-forked Python process that reports through a pipe, not a command that ``runexec`` could start,
-and a child process is counted once it has exited and been waited for (a solver program killed
-at the timeout leaves no answer to time). :data:`CPU_MEASURE` is saved with the results.
+CPU time is measured by ``getrusage`` (:data:`CPU_MEASURE`, saved with the results): a child
+process is counted once it has exited and been waited for (a solver program killed at the
+timeout leaves no answer to time). With ``compare --measure cgroups`` the job carries a fresh
+cgroup (:class:`~nqueens_cp.system.cgroups.CgroupMeter`, BenchExec's cgroups, what its
+``runexec`` measures with): the worker joins it first thing, and its CPU time and memory over
+the timed window are the whole process tree's, as the kernel counts them.
 
 ``execute`` does all of this in the calling process; ``worker_main`` is the entry point of a
 worker process and sends the outcome back through a pipe.
@@ -47,6 +49,7 @@ from nqueens_cp.core.instance import Instance, Solution
 from nqueens_cp.core.problems import FamilyAnswer
 from nqueens_cp.harness.results import RunStatus
 from nqueens_cp.harness.tasks import FamilyQuestion, FamilyTask, Task
+from nqueens_cp.system.cgroups import CgroupMeter
 from nqueens_cp.system.processes import children_usage, die_with_parent, limit_address_space, peak_resident_kb
 
 #: Solutions pulled from a backend between two pauses of the clock.
@@ -67,6 +70,24 @@ def cpu_seconds() -> float:
 
 
 @dataclass(frozen=True)
+class _Clock:
+    """Where a run's CPU time and memory come from: ``getrusage``, or the run's cgroup."""
+
+    meter: CgroupMeter | None
+
+    def cpu(self) -> float:
+        return self.meter.cpu_seconds() if self.meter is not None else cpu_seconds()
+
+    def start_memory(self) -> int:
+        """The cgroup's memory usage as the timed window starts (0 without a cgroup)."""
+        return self.meter.start_window() if self.meter is not None else 0
+
+    def memory_added_kb(self, start: int) -> int | None:
+        """The cgroup's peak above ``start`` (None without a cgroup)."""
+        return self.meter.added_kb(start) if self.meter is not None else None
+
+
+@dataclass(frozen=True)
 class WorkerJob:
     """Everything a worker needs (sent to the worker process: every field must pickle)."""
 
@@ -78,6 +99,8 @@ class WorkerJob:
     #: The ``time_limit`` option given to a backend that has one and is not given one by the
     #: configuration (:meth:`~.tasks.Task.solver_time_limit`); None: none given.
     solver_time_limit: float | None = None
+    #: The run's own cgroup (``compare --measure cgroups``); None: measured by ``getrusage``.
+    meter: CgroupMeter | None = None
 
 
 @dataclass(frozen=True)
@@ -105,6 +128,8 @@ class WorkerReport:
     children_peak_rss_kb: int | None = None
     #: A family run's answer (:class:`~.tasks.FamilyTask`), its witness included; None otherwise.
     family: FamilyAnswer | None = None
+    #: Peak KiB of the run's cgroup over the timed window, above its usage at the start (None: no cgroup).
+    cgroup_memory_kb: int | None = None
 
 
 @dataclass(frozen=True)
@@ -154,16 +179,18 @@ def execute(job: WorkerJob) -> WorkerReport:
     duplicate_examples: list[Solution] = []
     beyond = array("Q")  # 64 bits of the hash of each solution past the stored prefix
 
+    clock = _Clock(job.meter)
+    memory_start = clock.start_memory()
     children_start = children_usage()[0]
-    wall_start, cpu_start = time.perf_counter(), cpu_seconds()
+    cpu_start, wall_start = clock.cpu(), time.perf_counter()  # the CPU read first: it may yield
     iterator = job.task.solutions(backend, instance)
     wall = time.perf_counter() - wall_start
-    cpu = cpu_seconds() - cpu_start
+    cpu = clock.cpu() - cpu_start
     while True:
-        wall_start, cpu_start = time.perf_counter(), cpu_seconds()
+        cpu_start, wall_start = clock.cpu(), time.perf_counter()  # the CPU read first: it may yield
         chunk = list(islice(iterator, CHUNK))
         wall += time.perf_counter() - wall_start
-        cpu += cpu_seconds() - cpu_start
+        cpu += clock.cpu() - cpu_start
         if not chunk:
             break
         for solution in chunk:
@@ -205,6 +232,7 @@ def execute(job: WorkerJob) -> WorkerReport:
         duplicates_beyond=repeats_beyond,
         children_cpu_time=children_cpu - children_start,
         children_peak_rss_kb=children_peak or None,
+        cgroup_memory_kb=clock.memory_added_kb(memory_start),
     )
 
 
@@ -216,6 +244,8 @@ def worker_main(
     search that cannot reach it), ``TIMED_OUT`` (the backend stopped at a bound it was given, a time
     limit), ``OUT_OF_MEMORY`` (a ``MemoryError`` under the address-space backstop of ``memory_limit``
     bytes) or ``FAILED``."""
+    if job.meter is not None:
+        job.meter.join()  # before anything runs: every thread and child made later is counted
     if parent is not None:
         die_with_parent(parent)
     if memory_limit is not None:
@@ -255,16 +285,18 @@ def _execute_count(job: WorkerJob, backend: Backend, baseline: int | None) -> Wo
     """A counting task's run: the backend's ``count``, timed (no boards to check or store)."""
     job.task.count(backend, WARM_UP)  # imports and lazy set-up: untimed
     model_size = job.task.model_size(backend, job.instance)
+    clock = _Clock(job.meter)
+    memory_start = clock.start_memory()
     children_start = children_usage()[0]
-    wall_start, cpu_start = time.perf_counter(), cpu_seconds()
+    cpu_start, wall_start = clock.cpu(), time.perf_counter()  # the CPU read first: it may yield
     count = job.task.count(backend, job.instance)
-    wall, cpu = time.perf_counter() - wall_start, cpu_seconds() - cpu_start
+    wall, cpu = time.perf_counter() - wall_start, clock.cpu() - cpu_start
     children_cpu, children_peak = children_usage()
     return WorkerReport(
         wall_time=wall, cpu_time=cpu, peak_rss_kb=peak_resident_kb(), baseline_rss_kb=baseline, count=count,
         fingerprint=f"count {count}", solutions=(), truncated=False, invalid=0, invalid_examples=(), duplicates=0,
         duplicate_examples=(), model_size=model_size, children_cpu_time=children_cpu - children_start,
-        children_peak_rss_kb=children_peak or None,
+        children_peak_rss_kb=children_peak or None, cgroup_memory_kb=clock.memory_added_kb(memory_start),
     )
 
 
@@ -274,10 +306,12 @@ def _execute_family(job: WorkerJob, backend: Backend, baseline: int | None) -> W
     inside ``solve_family`` (an invalid one raises: a failed run) and again by the validation."""
     task = cast(FamilyTask, job.task)
     task.ask(backend, WARM_UP.n)  # imports, lazy set-up, JIT loading: untimed
+    clock = _Clock(job.meter)
+    memory_start = clock.start_memory()
     children_start = children_usage()[0]
-    wall_start, cpu_start = time.perf_counter(), cpu_seconds()
+    cpu_start, wall_start = clock.cpu(), time.perf_counter()  # the CPU read first: it may yield
     answer = task.ask(backend, job.instance.n)
-    wall, cpu = time.perf_counter() - wall_start, cpu_seconds() - cpu_start
+    wall, cpu = time.perf_counter() - wall_start, clock.cpu() - cpu_start
     children_cpu, children_peak = children_usage()
     if isinstance(answer, int):
         count, family, fingerprint = answer, None, f"count {answer}"
@@ -290,4 +324,5 @@ def _execute_family(job: WorkerJob, backend: Backend, baseline: int | None) -> W
         fingerprint=fingerprint, solutions=(), truncated=False, invalid=0, invalid_examples=(), duplicates=0,
         duplicate_examples=(), model_size=None, children_cpu_time=children_cpu - children_start,
         children_peak_rss_kb=children_peak or None, family=family,
+        cgroup_memory_kb=clock.memory_added_kb(memory_start),
     )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from nqueens_cp.harness.results import FAIL, SIZE_FAIL, SIZE_NO_ANSWER, ComparisonResults, RunStatus
 from nqueens_cp.reports.summary import labels, table_of_cells
-from nqueens_cp.reports.tables import format_time
+from nqueens_cp.reports.times import format_time
 
 
 def size_line(results: ComparisonResults, n: int) -> str:

@@ -18,44 +18,12 @@ from nqueens_cp.reports.document import (
     Paragraph,
     Table,
 )
-from nqueens_cp.reports.scores import (
-    PENALTIES,
-    UNSOLVED_KINDS,
-    VIRTUAL_BEST,
-    Scores,
-    compute_scores,
-    instance_name,
-    ranked,
-)
+from nqueens_cp.reports.score_tables import scores_section
 from nqueens_cp.reports.summary import CellStats, labels, sizes, table_of_cells
+from nqueens_cp.reports.times import DASH, format_time, format_time_range
 
 #: The mark of the fastest configuration in a row of the runtime table.
 BEST = "(best)"
-DASH = "-"
-
-
-def _unit(seconds: float) -> tuple[float, str]:
-    if seconds >= 1:
-        return 1.0, "s"
-    if seconds >= 1e-3:
-        return 1e3, "ms"
-    return 1e6, "us"
-
-
-def _number(value: float) -> str:
-    return f"{value:.3g}" if value < 1000 else f"{value:.0f}"
-
-
-def format_time(seconds: float) -> str:
-    """``seconds`` with three significant digits in s, ms or us."""
-    scale, unit = _unit(seconds)
-    return f"{_number(seconds * scale)} {unit}"
-
-
-def format_time_range(median: float, low: float, high: float) -> str:
-    """``median [min-max] unit``, all in the median's unit."""
-    scale, unit = _unit(median)
-    return f"{_number(median * scale)} [{_number(low * scale)}-{_number(high * scale)}] {unit}"
 
 
 def _not_answered(cell: CellStats | None) -> str:
@@ -346,93 +314,18 @@ def resources_table(results: ComparisonResults) -> Table:
         return f"{format_time(cell.median_cpu)}, {DASH if memory is None else f'+{memory / 1024:.1f} MB'}"
 
     rows = _rows_by_size(results, lambda cell: cell.median_cpu is not None, text)
-    note = (
-        "Median CPU time of the worker process while the backend ran (all its threads"
-        + (", and the solver programs it ran" if results.settings.cpu_measure else "")
-        + "), and the largest rise of the worker's peak resident memory above its size at start (solver libraries "
-        "included)."
-    )
+    if any(run.cgroup_memory_kb is not None for run in results.runs):
+        note = ("Median CPU time of the worker's whole process tree while the backend ran (its cgroup: every "
+                "thread and child process), and the largest peak of the tree's memory above its usage when the "
+                "solve started.")
+    else:
+        note = (
+            "Median CPU time of the worker process while the backend ran (all its threads"
+            + (", and the solver programs it ran" if results.settings.cpu_measure else "")
+            + "), and the largest rise of the worker's peak resident memory above its size at start (solver "
+            "libraries included)."
+        )
     return Table(("n", *configs), rows, note)
-
-
-def _seconds(value: float | None) -> str:
-    return DASH if value is None else format_time(value)
-
-
-#: The unsolved kinds the scores table heads with other words (the others are headed by their name).
-_KIND_HEADERS = {"oom": "out of memory"}
-
-
-def timeout_policy(results: ComparisonResults) -> str:
-    """What a timeout did to a configuration's other runs (the task's policy), in one sentence."""
-    skips = results.task.skips_larger
-    if skips is None:
-        return ""
-    if skips:
-        return ("Policy: a size sweep; after a timeout, out of memory or refusal, the configuration's other "
-                "repetitions of that board and every larger board were skipped (counted unsolved).")
-    return ("Policy: a set of instances; every instance ran for every configuration (a timeout skipped only "
-            "the other repetitions of that instance).")
-
-
-def scores_table(scores: Scores) -> Table:
-    """Per configuration (most solved first) and the virtual best: solved, unsolved by kind, PAR-2,
-    PAR-10, total and median wall and CPU time, unique solves and marginal contribution."""
-    kinds = [kind for kind in UNSOLVED_KINDS if kind in ("error", "timeout", "oom", "refused")
-             or any(score.unsolved_by(kind) for score in scores.scores)]
-    headers = ("configuration", "solved", *(_KIND_HEADERS.get(k, k) for k in kinds), *(f"PAR-{k}" for k in PENALTIES),
-               "wall total", "wall median", "CPU total", "CPU median", "only it", "marginal")
-    rows = []
-    for score in [*ranked(scores), scores.virtual_best]:
-        vbs = score.config == VIRTUAL_BEST
-        rows.append((
-            score.config, f"{score.solved}/{score.instances}", *(str(score.unsolved_by(k)) for k in kinds),
-            *(format_time(score.par_k(k)) for k in PENALTIES), _seconds(score.wall_total), _seconds(score.wall_median),
-            _seconds(score.cpu_total), _seconds(score.cpu_median),
-            DASH if vbs else str(score.unique), DASH if vbs else "0" if score.marginal <= 0 else format_time(score.marginal),
-        ))
-    note = (
-        f"An instance is solved when every repetition answered within the {scores.timeout:g} s limit and no check "
-        "of the answer failed (wrong: a check failed); its time is the median wall time of the repetitions. "
-        + f"PAR-k (PAR-2: SAT Competition; PAR-10): the mean over the {len(scores.instances)} instances of that "
-        "time, or k x the limit when unsolved. Totals and medians are over the solved instances. virtual best: on each instance "
-        "the fastest configuration that solved it. only it: instances no other configuration solved; marginal: how "
-        "much the virtual best's PAR-2 grows without the configuration."
-    )
-    return Table(headers, tuple(rows), note)
-
-
-def unique_solves_table(scores: Scores) -> Table | None:
-    """The instances only one configuration solved, with its time (None when there are none)."""
-    if not scores.only_solved_by:
-        return None
-    rows = tuple((instance_name(key), config, _seconds(scores.outcomes[(config, key)].wall))
-                 for key, config in scores.only_solved_by)
-    return Table(("instance", "solved only by", "wall time"), rows)
-
-
-def scores_section(results: ComparisonResults, *, cactus: str | Figure | None = None,
-                   scatter: str | Figure | None = None) -> list[Block]:
-    """Solved counts, PAR-2, the virtual best, the unique solves and the cactus and scatter plots."""
-    if not results.runs:
-        return []
-    scores = compute_scores(results)
-    blocks: list[Block] = [Heading("Solved instances, PAR-2 and the virtual best"), scores_table(scores)]
-    policy = timeout_policy(results)
-    if policy:
-        blocks.append(Paragraph(policy))
-    unique = unique_solves_table(scores)
-    if unique is not None:
-        blocks += [Heading("Solved by one configuration only", 3), unique]
-    for title, plot, alt in (
-        ("Cactus plot", cactus, "instances solved against time, every configuration and the virtual best"),
-        ("Scatter plot", scatter, "wall time per instance, one configuration against another, log-log"),
-    ):
-        if isinstance(plot, Figure):
-            blocks += [Heading(title, 3), plot]
-        elif plot:
-            blocks += [Heading(title, 3), Image(plot, alt)]
-    return blocks
 
 
 # -- verdict, failures and what was not checked ---------------------------------------------

@@ -24,7 +24,7 @@ from typing import Sequence
 from nqueens_cp.core.errors import NQueensError
 from nqueens_cp.harness.results import FAIL, ComparisonResults, Environment, RunStatus
 from nqueens_cp.reports.document import Block, Bullets, Document, Heading, Item, Paragraph, Table
-from nqueens_cp.reports.tables import DASH, format_time
+from nqueens_cp.reports.times import DASH, format_time
 
 #: Default significance level of the rank test.
 DEFAULT_ALPHA = 0.05

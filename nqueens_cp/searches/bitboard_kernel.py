@@ -142,6 +142,20 @@ def _check_class(board: Int64Array, n: int, bound1: int, bound2: int, endbit: in
     return 8
 
 
+@inline
+def _last_row_class(board: Int64Array, last_bit: int, n: int, corner: bool, bound1: int, bound2: int, endbit: int,
+                    lastmask: int) -> int:
+    """The last row's queen ``last_bit`` placed: the size of the finished board's class (8 for a
+    corner board), or 0 when another member of its class is the one counted (an inner board with
+    its last queen on a square ``lastmask`` forbids, or a smaller rotation)."""
+    if corner:
+        return 8
+    if last_bit & lastmask:
+        return 0
+    board[n - 1] = last_bit
+    return _check_class(board, n, bound1, bound2, endbit)
+
+
 @compiled
 def _lastmask(n: int, bound1: int) -> int:
     """Columns the last row may not use for an inner board with first queen in ``bound1``."""
@@ -403,15 +417,9 @@ def _symmetric_search(
                 row += 1
                 _push(frames, row, left, down, right, _restrict(nxt, row, down, corner, bound1, bound2, sidemask))
                 continue
-            # The last row: corner boards always count 8; inner boards are checked against their rotations.
-            size = 8
-            if not corner:
-                if nxt & lastmask:
-                    continue
-                board[last] = nxt
-                size = _check_class(board, n, bound1, bound2, endbit)
-                if size == 0:
-                    continue
+            size = _last_row_class(board, nxt, n, corner, bound1, bound2, endbit, lastmask)
+            if size == 0:
+                continue
             if counting:
                 counts[0 if size == 8 else 1 if size == 4 else 2] += 1
                 continue

@@ -4,8 +4,12 @@ over threads.
 This module imports numba and numpy at import time; import it only where a count is wanted. The
 readable version of the search is :mod:`nqueens_cp.searches.family`; here it runs iteratively on
 int64 bit masks (bit ``c`` is column ``c``) from a fixed prefix of rows: row by row
-(``_count_from``, every rule set) or, for toroidal queens without the knight, on the row or column
-with the fewest free squares (``_torus_count_from``, 2 to 3 times faster at n = 19).
+(``_count_from``, every rule set) or, for toroidal queens without the knight, on the line with the
+fewest free squares (:func:`nqueens_cp.searches.torus_count.plain_count_from`). :func:`count`
+hands the two problems with published counts to searches that use more symmetry:
+:mod:`~nqueens_cp.searches.torus_count` (toroidal queens, the torus's affine symmetries) and
+:mod:`~nqueens_cp.searches.superqueens_count` (superqueens, the square's whole group);
+:func:`search_count` keeps the searches below, the reference they are tested against.
 
 Symmetries used, each tested in ``tests/test_family_searches.py``:
 
@@ -18,7 +22,7 @@ Symmetries used, each tested in ``tests/test_family_searches.py``:
   n-queens problem", Amer. Math. Monthly 101 (1994)): the n x n torus holds n non-attacking queens
   only when gcd(n, 6) = 1. :func:`count` answers 0 for the other n without searching (with the
   knight too: those placements are toroidal placements); :func:`search_count` always searches.
-* **Every other rule set, the left/right mirror.** ``col -> n - 1 - col`` maps solutions to
+* **Every rule set but the toroidal queen, the left/right mirror.** ``col -> n - 1 - col`` maps solutions to
   solutions (queen lines, wrapping diagonals and knight jumps alike), so the solutions with the
   row-0 queen in the left half are counted twice and those with it in the middle column (odd n)
   once.
@@ -45,7 +49,7 @@ import numpy.typing as npt
 
 from nqueens_cp.core.problems import Rules
 from nqueens_cp.core.symmetry import INVERSE, MIRROR, REVERSE, SYMMETRIES
-from nqueens_cp.searches.bitboard_kernel import _column_of
+from nqueens_cp.searches import superqueens_count, torus_count
 from nqueens_cp.system.compiled import compiled, inline
 
 Int64Array = npt.NDArray[np.int64]
@@ -130,134 +134,6 @@ def _count_from(n: int, toroidal: bool, knight: bool, prefix: Int64Array) -> int
         frames[_DOWN, row] = down
         frames[_RIGHT, row] = right
         frames[_AVAIL, row] = free
-    return total
-
-
-@inline
-def _popcount(x: int) -> int:
-    """The set bits of ``x`` (0 <= x < 2**63)."""
-    x = x - ((x >> 1) & 0x5555555555555555)
-    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
-    return ((x * 0x0101010101010101) >> 56) & 0xFF
-
-
-@inline
-def _rotate(x: int, shift: int, n: int, full: int) -> int:
-    """``x`` rotated left by ``shift`` (0 <= shift < n) within n bits."""
-    return ((x << shift) | (x >> (n - shift))) & full
-
-
-@inline
-def _fewest_line(lines: int, taken: int, ups: int, downs: int, n: int, full: int, best: int) -> tuple[int, int, int]:
-    """Of the free ``lines`` (rows, or columns; ``taken``: the other kind's taken lines), the one with
-    fewer free squares than ``best`` and the fewest: their number, the line, its mask of free squares
-    (``best`` and zeros when none); stops at a line of one square or none."""
-    best_line = 0
-    best_mask = 0
-    while lines:
-        b = lines & -lines
-        lines ^= b
-        x = _column_of(b)
-        mask = full & ~taken & ~_rotate(ups, (n - x) % n, n, full) & ~_rotate(downs, x, n, full)
-        size = _popcount(mask)
-        if size < best:
-            best, best_line, best_mask = size, x, mask
-            if size <= 1:
-                break
-    return best, best_line, best_mask
-
-
-@inline
-def _flip_queen(r: int, c: int, n: int, rows: int, cols: int, ups: int, downs_by_col: int,
-                downs_by_row: int) -> tuple[int, int, int, int, int]:
-    """The torus search's lines taken (see :func:`_torus_count_from`) with the queen on (r, c)
-    placed, or taken back when it was there: each of its five bits flipped."""
-    return (rows ^ (1 << r), cols ^ (1 << c), ups ^ (1 << ((r + c) % n)), downs_by_col ^ (1 << ((c - r) % n)),
-            downs_by_row ^ (1 << ((r - c) % n)))
-
-
-@compiled
-def _torus_count_from(n: int, prefix: Int64Array) -> int:
-    """The toroidal placements (no knight) whose first rows hold the columns of ``prefix``
-    (0 when the prefix has two queens attacking each other).
-
-    On the torus every row, column and wrapping diagonal holds exactly one queen, and rows and
-    columns play the same part; so after the prefix the search branches on the row or column with
-    the fewest free squares (a line with none ends the branch), not on the next row. The lines
-    taken are bit sets: rows, columns, up-diagonals ``(row + col) mod n``, and the down-diagonals
-    twice, as ``(col - row) mod n`` (a row's view) and ``(row - col) mod n`` (a column's view);
-    row r's free columns are ``~columns & ~rot(ups, -r) & ~rot(downs_by_col, r)``, column c's free
-    rows likewise. Each level of the stack keeps its line (``kind``: 0 a row, 1 a column), the
-    squares not yet tried and the square it holds.
-    """
-    full = (1 << n) - 1
-    rows = 0
-    cols = 0
-    ups = 0
-    downs_by_col = 0
-    downs_by_row = 0
-    placed = 0
-    for r in range(prefix.shape[0]):
-        c = prefix[r]
-        if (cols >> c) & 1 or (ups >> ((r + c) % n)) & 1 or (downs_by_col >> ((c - r) % n)) & 1:
-            return 0
-        rows, cols, ups, downs_by_col, downs_by_row = _flip_queen(r, c, n, rows, cols, ups, downs_by_col, downs_by_row)
-        placed += 1
-    if placed == n:
-        return 1
-    kind = np.zeros(n + 1, np.int64)
-    line = np.zeros(n + 1, np.int64)
-    avail = np.zeros(n + 1, np.int64)
-    held_row = np.full(n + 1, -1, np.int64)
-    held_col = np.zeros(n + 1, np.int64)
-    total = 0
-    depth = 0
-    select = True
-    while True:
-        if select:  # open a level on the line with the fewest free squares
-            best, best_line, best_mask = _fewest_line(full & ~rows, cols, ups, downs_by_col, n, full, n + 1)
-            best_kind = 0
-            if best > 1:
-                size, c, mask = _fewest_line(full & ~cols, rows, ups, downs_by_row, n, full, best)
-                if size < best:
-                    best, best_kind, best_line, best_mask = size, 1, c, mask
-            if best > 0:
-                kind[depth] = best_kind
-                line[depth] = best_line
-                avail[depth] = best_mask
-                held_row[depth] = -1
-                depth += 1
-            select = False
-        if depth == 0:
-            break
-        top = depth - 1
-        if held_row[top] >= 0:  # take back the square this level held
-            r = held_row[top]
-            c = held_col[top]
-            rows, cols, ups, downs_by_col, downs_by_row = _flip_queen(r, c, n, rows, cols, ups, downs_by_col, downs_by_row)
-            placed -= 1
-            held_row[top] = -1
-        a = avail[top]
-        if a == 0:
-            depth -= 1
-            continue
-        b = a & -a
-        avail[top] = a ^ b
-        if kind[top] == 0:
-            r = line[top]
-            c = _column_of(b)
-        else:
-            r = _column_of(b)
-            c = line[top]
-        rows, cols, ups, downs_by_col, downs_by_row = _flip_queen(r, c, n, rows, cols, ups, downs_by_col, downs_by_row)
-        placed += 1
-        held_row[top] = r
-        held_col[top] = c
-        if placed == n:
-            total += 1
-        else:
-            select = True
     return total
 
 
@@ -400,7 +276,7 @@ def search_count(rules: Rules, n: int, workers: int = 2) -> int:
         weight, prefix = task
         columns = np.array(prefix, np.int64)
         if rules.toroidal and not rules.knight:
-            return weight * int(_torus_count_from(n, columns))
+            return weight * torus_count.plain_count_from(n, prefix)
         return weight * int(_count_from(n, rules.toroidal, rules.knight, columns))
 
     if workers <= 1:
@@ -411,10 +287,18 @@ def search_count(rules: Rules, n: int, workers: int = 2) -> int:
 
 def count(rules: Rules, n: int, workers: int = 2) -> int:
     """The placements of n pieces under ``rules`` (0 at once on a torus whose side is not coprime
-    to 6, by Polya's theorem), on ``workers`` threads."""
+    to 6, by Polya's theorem), on ``workers`` threads: toroidal queens by the orbits of the torus's
+    affine symmetries (:mod:`~nqueens_cp.searches.torus_count`), superqueens by the square's whole
+    group (:mod:`~nqueens_cp.searches.superqueens_count`), the other rules by :func:`search_count`."""
     if rules.toroidal and n > 1 and gcd(n, 6) != 1:
         _check_size(n)
         return 0
+    if rules.toroidal and not rules.knight and n > 1:
+        _check_size(n)
+        return torus_count.count(n, workers)
+    if rules.knight and not rules.toroidal and n >= superqueens_count.MIN_N:
+        _check_size(n)
+        return superqueens_count.count(n, workers).placements
     return search_count(rules, n, workers)
 
 
