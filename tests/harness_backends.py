@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from typing import Iterator
 
 from nqueens_cp.backends.bitboard import BitboardBackend
-from nqueens_cp.backends.framework.base import OptionSpec
+from nqueens_cp.backends.framework.base import Backend, OptionSpec
 from nqueens_cp.backends.framework.registry import register_backend, unregister_backend
 from nqueens_cp.core.instance import Instance, Solution
 
@@ -233,12 +233,13 @@ BROKEN = (
 
 
 @contextmanager
-def registered() -> Iterator[None]:
-    """Every broken backend registered under its ``name`` for the duration."""
-    for cls in BROKEN:
+def registered(*classes: type[Backend]) -> Iterator[None]:
+    """The backends ``classes`` (default: every broken one here) registered under their ``name``
+    for the duration."""
+    for cls in classes or BROKEN:
         register_backend(cls.name, cls)
     try:
         yield
     finally:
-        for cls in BROKEN:
+        for cls in classes or BROKEN:
             unregister_backend(cls.name)

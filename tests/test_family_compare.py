@@ -16,7 +16,6 @@ from typing import ClassVar, Iterator
 import pytest
 
 from nqueens_cp.backends.framework.base import Backend
-from nqueens_cp.backends.framework.registry import register_backend, unregister_backend
 from nqueens_cp.cli import EXIT_STOPPED, main
 from nqueens_cp.cli.compare import PROBLEM_CHOICES, SOLVER_SHARE_PERCENT
 from nqueens_cp.core.family_oeis import A051906, A075458
@@ -29,6 +28,7 @@ from nqueens_cp.harness.tasks import SOLVER_TIME_SHARE, FamilyTask, make_task
 from nqueens_cp.reports.scores import compute_scores
 
 from .conftest import require_backend
+from .harness_backends import registered
 
 
 def first_row(n: int) -> frozenset[Square]:
@@ -79,13 +79,8 @@ PLANTED = (FalseProofBackend, StoppedBackend, FalseBoundBackend)
 
 @pytest.fixture(autouse=True)
 def planted() -> Iterator[None]:
-    for cls in PLANTED:
-        register_backend(cls.name, cls)
-    try:
+    with registered(*PLANTED):
         yield
-    finally:
-        for cls in PLANTED:
-            unregister_backend(cls.name)
 
 
 def compare(backends: str, problem: str, question: str, ns: tuple[int, ...], timeout: float = 30) -> ComparisonResults:
@@ -193,7 +188,8 @@ def test_the_default_configurations_are_those_that_declare_the_problem() -> None
 
 @pytest.mark.parametrize(("argv", "fragment"), [
     (["--problem", "domination", "--task", "count"], "asks for an optimum: leave out --task"),
-    (["--problem", "toroidal", "--task", "all"], "--task first or count"),
+    (["--problem", "toroidal", "--task", "complete"], "--task first, count or all"),
+    (["--problem", "toroidal", "--task", "all", "--backends", "mip"], "does not enumerate placements of problem toroidal"),
     (["--problem", "domination", "--backends", "bitboard"], "does not take problem domination"),
     (["--problem", "toroidal", "--backends", "mip"], "does not count placements of problem toroidal"),
     (["--problem", "peaceable", "--unique"], "--unique is for the classic problem"),

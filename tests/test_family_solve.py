@@ -119,8 +119,11 @@ def test_solve_problem_prints_the_optimum_and_its_witness() -> None:
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    (["8", "--problem", "domination", "--all"], "--all is for the classic problem"),
-    (["5", "--problem", "colouring", "--count"], "--count counts placements; --problem colouring asks for an optimum"),
+    (["8", "--problem", "domination", "--all"], "--all is for placements; --problem domination asks for an optimum"),
+    (["8", "--problem", "domination", "--fix", "0:0"], "--fix is for the classic problem"),
+    (["5", "--problem", "colouring", "--count"], "--count is for placements; --problem colouring asks for an optimum"),
+    (["7", "--problem", "toroidal", "--limit", "2"], "--limit stops --all after K placements: give --all with it"),
+    (["7", "--problem", "toroidal", "--all", "--backend", "mip"], "backend mip does not enumerate placements of toroidal"),
     (["8", "--problem", "domination", "--backend", "bitboard"], "backend bitboard does not take --problem domination"),
     (["8", "--problem", "dominatoin"], "invalid choice: 'dominatoin'"),
 ])

@@ -110,7 +110,7 @@ def test_the_command_line_counts_classes(args: list[str], answer: str) -> None:
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    (["13", "--problem", "toroidal", "--unique"], "--unique counts placements up to symmetry: give --count"),
+    (["13", "--problem", "toroidal", "--unique"], "--unique counts or enumerates placements up to symmetry: give --count or --all"),
     (["6", "--problem", "domination", "--unique"], "--problem domination asks for an optimum"),
     (["13", "--problem", "toroidal", "--count", "--unique", "--backend", "cpsat"],
      "backend cpsat does not count classes of toroidal; use --backend bitboard"),

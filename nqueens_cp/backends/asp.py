@@ -21,7 +21,7 @@ whose program fixes the first row's queen).
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator, cast
 
 from nqueens_cp.backends.framework.base import OptionSpec
 from nqueens_cp.backends.framework.limits import family_estimate, refuse_classic_time_limit
@@ -29,7 +29,7 @@ from nqueens_cp.backends.framework.modelled import ModelledBackend
 from nqueens_cp.core.errors import SearchStoppedError, SolverError
 from nqueens_cp.core.family_checker import witness_value
 from nqueens_cp.core.instance import Instance, Solution
-from nqueens_cp.core.problems import FamilyAnswer, Problem
+from nqueens_cp.core.problems import FamilyAnswer, Placement, Problem, torus_shifts
 from nqueens_cp.models.asp import FORMULATIONS, AspProgram, asp_memory, asp_program
 from nqueens_cp.models.family_asp import Atom, atoms_witness, family_asp_program
 from nqueens_cp.system.interrupts import native_call
@@ -59,6 +59,8 @@ class AspBackend(ModelledBackend[AspProgram]):
     family = frozenset(Problem) - {Problem.QUEENS}
     #: The placement problems, counted by clasp.
     family_counts = frozenset({Problem.TOROIDAL, Problem.SUPERQUEENS})
+    #: ... and enumerates them, each answer set streamed as clasp finds it.
+    family_enumerations = frozenset({Problem.TOROIDAL, Problem.SUPERQUEENS})
     build = staticmethod(asp_program)
     estimate = staticmethod(asp_memory)
     larger = ("pairwise", "use option formulation=lines (a cardinality constraint per line, O(n²) ground)")
@@ -106,17 +108,8 @@ class AspBackend(ModelledBackend[AspProgram]):
         refuse_classic_time_limit(self.name, self.options)
         program = self._model(instance, unique)
         control = self._control(program.text, limit or 0)
-        with control.solve(yield_=True) as handle:
-            models = iter(handle)
-            while True:
-                with native_call():  # see _count
-                    model = next(models, None)
-                if model is None:
-                    break
-                yield self._decode(program, model.symbols(shown=True))
-            result = handle.get()
-        if result.interrupted:
-            raise SolverError("clingo was interrupted before the search ended")
+        for symbols in _answer_sets(control):
+            yield self._decode(program, symbols)
 
     def _count(self, instance: Instance, limit: int | None, unique: bool) -> int:
         """clasp counts the answer sets itself; no board is handed to Python."""
@@ -168,6 +161,14 @@ class AspBackend(ModelledBackend[AspProgram]):
         proved = problem.counts_placements or bool(result.exhausted)
         return FamilyAnswer(problem, n, witness, witness_value(problem, witness), proved, found_at=found_at)
 
+    def _family_solutions(self, problem: Problem, n: int, limit: int | None) -> Iterator[Solution]:
+        """Every answer set, streamed (``yield_``); the torus's program fixes the first queen in
+        column 0, so each answer set stands for its n column shifts (:func:`torus_shifts`)."""
+        for symbols in _answer_sets(self._family_control(problem, n, 0)):
+            atoms = [(s.name, tuple(a.number for a in s.arguments)) for s in symbols]
+            placement = cast(Placement, atoms_witness(problem, n, atoms))
+            yield from torus_shifts(placement, n) if problem is Problem.TOROIDAL else (placement,)
+
     def _count_family(self, problem: Problem, n: int) -> int:
         """clasp counts the answer sets itself (the torus's: those with the first queen in column 0, times n)."""
         control = self._family_control(problem, n, 0)
@@ -177,3 +178,18 @@ class AspBackend(ModelledBackend[AspProgram]):
             raise SolverError("clingo stopped before enumerating every answer set")
         found = int(control.statistics["summary"]["models"]["enumerated"])
         return found * n if problem is Problem.TOROIDAL else found
+
+
+def _answer_sets(control: clingo.Control) -> Iterator[Any]:
+    """The shown symbols of each answer set of ``control``, streamed as clasp finds them."""
+    with control.solve(yield_=True) as handle:
+        models = iter(handle)
+        while True:
+            with native_call():  # no stop through clingo's interrupt (see AspBackend._count)
+                model = next(models, None)
+            if model is None:
+                break
+            yield model.symbols(shown=True)
+        result = handle.get()
+    if result.interrupted:
+        raise SolverError("clingo was interrupted before the search ended")

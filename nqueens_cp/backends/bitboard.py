@@ -64,6 +64,9 @@ class BitboardBackend(RowOrderBackend):
     #: ... and up to their symmetries: Burnside's lemma over the square's 8 (superqueens) or the
     #: torus's 8 n² (:mod:`nqueens_cp.searches.torus_classes`), the count itself by the counters.
     family_class_counts = frozenset({Problem.TOROIDAL, Problem.SUPERQUEENS})
+    #: ... and enumerated, streamed in lexicographic order by the compiled search
+    #: (:func:`~nqueens_cp.searches.family_kernel.placements`; ``kernel=python``: the readable one).
+    family_enumerations = frozenset({Problem.TOROIDAL, Problem.SUPERQUEENS})
 
     def _kernel(self, instance: Instance) -> ModuleType | None:
         """The compiled kernel module when it applies to ``instance``, else None (pure Python)."""
@@ -224,6 +227,21 @@ class BitboardBackend(RowOrderBackend):
             raise ModelTooLargeError(f"bitboard counts placements of {problem.value} up to n = {family_kernel.MAX_N} "
                                      f"(its 64-bit masks; n = {n})")
         return family_kernel.count(problem.rules, n)
+
+    def _family_solutions(self, problem: Problem, n: int, limit: int | None) -> Iterator[Solution]:
+        if self.options["kernel"] == "python":
+            from nqueens_cp.searches import family
+
+            return family.bitboard_solutions(problem.rules, n)
+        from nqueens_cp.searches import family_kernel
+
+        if n > family_kernel.MAX_N:
+            raise ModelTooLargeError(f"bitboard enumerates placements of {problem.value} up to n = "
+                                     f"{family_kernel.MAX_N} (its 64-bit masks; n = {n})")
+        return family_kernel.placements(problem.rules, n, self._batch_size(limit))
+
+    def lexicographic_family_solutions(self, problem: Problem) -> bool:
+        return True
 
     def _count_family_classes(self, problem: Problem, n: int) -> int:
         total = self._count_family(problem, n)

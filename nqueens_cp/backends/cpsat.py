@@ -12,7 +12,7 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator, cast
 
 from nqueens_cp.backends.framework.base import Backend, OptionSpec
 from nqueens_cp.backends.framework.limits import answering_backends, family_estimate, is_empty
@@ -68,6 +68,8 @@ class CpSatBackend(Backend):
     family = frozenset(Problem) - {Problem.QUEENS}
     #: The placement problems, counted by enumeration with one worker.
     family_counts = frozenset({Problem.TOROIDAL, Problem.SUPERQUEENS})
+    #: ... and enumerates them, streamed from the solution callback.
+    family_enumerations = frozenset({Problem.TOROIDAL, Problem.SUPERQUEENS})
 
     # -- model and parameters ----------------------------------------------------------------
 
@@ -187,17 +189,21 @@ class CpSatBackend(Backend):
                 f"cpsat reached its time limit of {limit:g} s {when} ({solver.status_name(status)})")
 
     def _enumerate(self, instance: Instance, *, unique: bool) -> Iterator[Solution]:
-        from nqueens_cp.backends.cpsat_callbacks import SolutionRecorder
-
         strategy = self._strategy("enumerate")
         built = self._build(instance, strategy, unique)
-        solver = self._solver(strategy, enumerate_all=True)
+        return self._stream(built.model, built.queens, self._solver(strategy, enumerate_all=True))
+
+    def _stream(self, model: cp_model.CpModel, variables: tuple[Any, ...], solver: cp_model.CpSolver) -> Iterator[Solution]:
+        """Every solution of ``model`` (the values of ``variables``), streamed from the search's
+        thread as the callback finds them; closing the iterator stops the search."""
+        from nqueens_cp.backends.cpsat_callbacks import SolutionRecorder
+
         found = HandOff(4096)
         outcome: dict[str, Any] = {}
 
         def search() -> None:
             try:
-                outcome["status"] = solver.solve(built.model, SolutionRecorder(built.queens, found.put))
+                outcome["status"] = solver.solve(model, SolutionRecorder(variables, found.put))
             except BaseException as error:  # handed to the consumer, re-raised there
                 outcome["error"] = error
             found.put(_DONE)
@@ -299,6 +305,18 @@ class CpSatBackend(Backend):
             status = solver.solve(cp, counter)
         self._check_complete(solver, status)
         return int(counter.found)
+
+    def _family_solutions(self, problem: Problem, n: int, limit: int | None) -> Iterator[Solution]:
+        """Every placement enumerated by one worker, each handed over by the solution callback
+        (the squares' values, decoded here) as it is found."""
+        cp, x, model = self._family_model(problem, n)
+        stream = self._stream(cp, tuple(x[1:]), self._solver(CpSatStrategy(), enumerate_all=True))
+        try:
+            for values in stream:
+                true = {v for v, value in enumerate(values, 1) if value}
+                yield cast(Solution, model.decode(true.__contains__))
+        finally:
+            stream.close()  # type: ignore[attr-defined]
 
     def _family_model(self, problem: Problem, n: int) -> tuple[cp_model.CpModel, list[Any], FamilyModel]:
         """The CP-SAT model of the family ``problem``: its Booleans (``x[v]``, from 1) and the built model."""

@@ -29,14 +29,14 @@ import subprocess
 import warnings
 from datetime import timedelta
 from functools import cache
-from typing import Any, ClassVar, Iterator
+from typing import Any, ClassVar, Iterator, cast
 
 from nqueens_cp.backends.framework.base import Backend, ModelSize, OptionSpec
 from nqueens_cp.backends.framework.limits import family_estimate, refuse_classic_time_limit
 from nqueens_cp.core.errors import BackendOptionError, SearchStoppedError, SolverError, did_you_mean
 from nqueens_cp.core.family_checker import witness_value
 from nqueens_cp.core.instance import Instance, Solution
-from nqueens_cp.core.problems import FamilyAnswer, Goal, Problem, Witness
+from nqueens_cp.core.problems import FamilyAnswer, Goal, Placement, Problem, Witness, torus_shifts
 from nqueens_cp.models.family_cp import cp_witness
 from nqueens_cp.models.family_minizinc import family_minizinc_model
 from nqueens_cp.models.reduction import reduce_instance, uses_reduction
@@ -110,6 +110,8 @@ class MiniZincBackend(Backend):
     family = frozenset(Problem) - {Problem.QUEENS}
     #: The placement problems, counted by streaming every solution.
     family_counts = frozenset({Problem.TOROIDAL, Problem.SUPERQUEENS})
+    #: ... and enumerates them, each solution streamed as the solver prints it.
+    family_enumerations = frozenset({Problem.TOROIDAL, Problem.SUPERQUEENS})
 
     def __init__(self, *, memory_budget_mb: float | None = None, **options: object) -> None:
         super().__init__(memory_budget_mb=memory_budget_mb, **options)
@@ -221,17 +223,23 @@ class MiniZincBackend(Backend):
         proved = problem.counts_placements or status is minizinc.Status.OPTIMAL_SOLUTION
         return FamilyAnswer(problem, n, witness, witness_value(problem, witness), proved, found_at=found_at)
 
-    def _count_family(self, problem: Problem, n: int) -> int:
-        """Every solution streamed and counted (the torus's model fixes row 0's queen: times n)."""
+    def _family_solutions(self, problem: Problem, n: int, limit: int | None) -> Iterator[Solution]:
+        """Every solution, streamed (``all_solutions``); the torus's model fixes row 0's queen in
+        column 0, so each stands for its n column shifts (:func:`torus_shifts`)."""
         import minizinc
 
-        found, status = 0, minizinc.Status.UNKNOWN
+        status = minizinc.Status.UNKNOWN
         for result in self._family_results(problem, n, {"all_solutions": True}):
             status = result.status
-            found += result.solution is not None
+            if result.solution is not None:
+                placement = cast(Placement, _family_witness(problem, n, result.solution))
+                yield from torus_shifts(placement, n) if problem is Problem.TOROIDAL else (placement,)
         if status not in (minizinc.Status.ALL_SOLUTIONS, minizinc.Status.UNSATISFIABLE):
             raise SolverError(f"minizinc stopped before it found every placement ({status.name})")
-        return found * n if problem is Problem.TOROIDAL else found
+
+    def _count_family(self, problem: Problem, n: int) -> int:
+        """Every placement of :meth:`_family_solutions`, counted (the torus's with its shifts)."""
+        return sum(1 for _ in self._family_solutions(problem, n, None))
 
 
 def _family_witness(problem: Problem, n: int, solution: Any) -> Witness:

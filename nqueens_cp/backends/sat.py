@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import importlib.util
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, Callable, Iterator, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Callable, Generator, Iterator, TypeVar, cast
 
 from nqueens_cp.backends.framework.base import Backend, OptionSpec
 from nqueens_cp.backends.framework.limits import cnf_estimate, refuse_slow_optimum
@@ -112,6 +112,8 @@ class SatBackend(Backend):
     family = frozenset(Problem) - {Problem.QUEENS}
     #: The placement problems, counted by enumeration with blocking clauses.
     family_counts = frozenset({Problem.TOROIDAL, Problem.SUPERQUEENS})
+    #: ... and enumerates them, a blocking clause per placement found.
+    family_enumerations = frozenset({Problem.TOROIDAL, Problem.SUPERQUEENS})
 
     def memory_estimate(self, instance: Instance) -> ModelEstimate:
         return cnf_estimate(instance, self.options["encoding"])
@@ -287,6 +289,23 @@ class SatBackend(Backend):
             raise SearchStoppedError(f"sat reached its time limit of {self.options['time_limit']:g} s before it "
                                      f"counted the placements of {problem.value}")
         return count
+
+    def _family_solutions(self, problem: Problem, n: int, limit: int | None) -> Iterator[Solution]:
+        """Each placement by a SAT call on the family's CNF, then blocked (in this process: each call
+        is short; the time limit interrupts the solvers that can be)."""
+        from nqueens_cp.backends import sat_family
+        from nqueens_cp.models.family import build_family_model, family_memory
+
+        self.check_fits(replace(family_memory(problem, n), instead="use a smaller board"))
+        stopper = sat_family.Stopper(self.options["time_limit"])
+        try:
+            complete = yield from cast("Generator[Solution, None, bool]", sat_family.placements(
+                build_family_model(problem, n), self.options["solver"], stopper))
+        finally:
+            stopper.cancel()
+        if not complete:
+            raise SearchStoppedError(f"sat reached its time limit of {self.options['time_limit']:g} s before it "
+                                     f"enumerated the placements of {problem.value}")
 
     def certified_family(self, problem: Problem, n: int) -> tuple[FamilyAnswer, OptimumCertificate]:
         """The optimum of ``problem`` by iterated SAT with a proof-writing solver, and its certificate:

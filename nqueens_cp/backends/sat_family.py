@@ -28,7 +28,7 @@ import contextlib
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Generator
 
 from nqueens_cp.core.cardinality import CardinalityPart
 from nqueens_cp.core.errors import SolverError
@@ -201,18 +201,30 @@ def first_placement(model: FamilyModel, solver_name: str, stopper: Stopper) -> S
     return SatFamilyResult(witness, model.n, True, found_at=stopper.elapsed())
 
 
-def count_placements(model: FamilyModel, solver_name: str, stopper: Stopper) -> int | None:
-    """The placements of ``model`` (a placement problem), each blocked on the model's variables
-    once found; None when stopped first."""
+def placements(model: FamilyModel, solver_name: str, stopper: Stopper) -> Generator[Witness, None, bool]:
+    """Each placement of ``model`` (a placement problem), streamed: one SAT call per placement, which
+    is then blocked on the model's variables; returns False when stopped first (True: every one found)."""
     from pysat.solvers import Solver
 
     cnf = family_cnf(model)
-    found = 0
     with Solver(name=solver_name, bootstrap_with=cnf.clauses) as solver:
         while (status := _solve(stopper, solver)):
-            found += 1
-            solver.add_clause([-v for v in _true(solver.get_model()) if v <= model.variables])
-    return None if status is None else found
+            true = _true(solver.get_model())
+            yield model.decode(true.__contains__)
+            solver.add_clause([-v for v in true if v <= model.variables])
+    return status is not None
+
+
+def count_placements(model: FamilyModel, solver_name: str, stopper: Stopper) -> int | None:
+    """The placements of :func:`placements`; None when stopped first."""
+    search = placements(model, solver_name, stopper)
+    found = 0
+    while True:
+        try:
+            next(search)
+        except StopIteration as end:
+            return found if end.value else None
+        found += 1
 
 
 def rc2_optimum(model: FamilyModel, solver_name: str, stopper: Stopper) -> SatFamilyResult:

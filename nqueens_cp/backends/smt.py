@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import contextlib
 import time
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator, cast
 
 from nqueens_cp.backends.framework.base import OptionSpec
 from nqueens_cp.backends.framework.limits import family_estimate, refuse_classic_time_limit
@@ -73,6 +73,8 @@ class SmtBackend(ModelledBackend[SmtModel]):
     family = frozenset(Problem) - {Problem.QUEENS}
     #: The placement problems, counted by enumeration with blocking clauses.
     family_counts = frozenset({Problem.TOROIDAL, Problem.SUPERQUEENS})
+    #: ... and enumerates them, a blocking clause per placement found.
+    family_enumerations = frozenset({Problem.TOROIDAL, Problem.SUPERQUEENS})
     build = staticmethod(build_smt_model)
     estimate = staticmethod(smt_memory)
     formulation_option = "model"
@@ -199,18 +201,22 @@ class SmtBackend(ModelledBackend[SmtModel]):
         return FamilyAnswer(problem, n, witness, witness_value(problem, witness), proved)
 
     def _count_family(self, problem: Problem, n: int) -> int:
+        """Every placement of :meth:`_family_solutions`, counted."""
+        return sum(1 for _ in self._family_solutions(problem, n, None))
+
+    def _family_solutions(self, problem: Problem, n: int, limit: int | None) -> Iterator[Solution]:
         """Every placement found by a check, then excluded by a blocking clause over its queens."""
         import z3
 
         solver, built = self._family_solver(problem, n, "enumerate")
         squares = [z3.Bool(f"x{v}") for v in range(1, built.model.variables + 1)]
-        count = 0
         while True:
             answer = self._check(solver, None)
             if answer == z3.unsat:
-                return count
+                return
             if answer != z3.sat:
-                raise SolverError(f"z3 stopped before counting every placement ({solver.reason_unknown()})")
+                raise SolverError(f"z3 stopped before it found every placement ({solver.reason_unknown()})")
             found = solver.model()
-            count += 1
-            solver.add(z3.Or([z3.Not(x) for x in squares if z3.is_true(found.eval(x, model_completion=True))]))
+            true = {v for v, x in enumerate(squares, 1) if z3.is_true(found.eval(x, model_completion=True))}
+            yield cast(Solution, built.model.decode(true.__contains__))
+            solver.add(z3.Or([z3.Not(squares[v - 1]) for v in true]))

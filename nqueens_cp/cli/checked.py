@@ -14,7 +14,7 @@ import heapq
 import os
 import tempfile
 from array import array
-from typing import IO, TYPE_CHECKING, Any, Iterable, Iterator, NoReturn
+from typing import IO, TYPE_CHECKING, Any, Callable, Iterable, Iterator, NoReturn
 
 from nqueens_cp.core.checker import board_problem, columns_problem, first_invalid_board
 from nqueens_cp.core.errors import NQueensError
@@ -38,11 +38,14 @@ class AnswerCheck:
     """The checks of one backend's answers to one instance (``described`` names it in messages).
 
     ``ordered``: the backend declares its boards in strictly increasing lexicographic order.
+    ``board_problem``: why a board is not an answer (None when it is), when it is not a solution of
+    ``instance`` that is asked (a placement of the N-Queens family: the family's checker).
     """
 
     def __init__(self, instance: Instance, backend: str, described: str, *, ordered: bool = False,
-                 spill_at: int | None = None) -> None:
+                 spill_at: int | None = None, board_problem: Callable[[Solution], str | None] | None = None) -> None:
         self.instance = instance
+        self._board_problem = board_problem
         self.backend = backend
         self.described = described
         self.ordered = ordered
@@ -62,7 +65,7 @@ class AnswerCheck:
 
     def check(self, board: Solution) -> None:
         """Check one board (a tuple)."""
-        problem = board_problem(self.instance, board)
+        problem = board_problem(self.instance, board) if self._board_problem is None else self._board_problem(board)
         if problem is not None:
             self._invalid(problem)
 

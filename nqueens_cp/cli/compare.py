@@ -178,7 +178,8 @@ def add_parser(subparsers: Any) -> None:
                         "each other and with OEIS, none beaten by another's witness), and each solver is given "
                         f"{SOLVER_SHARE_PERCENT}%% of --timeout as its time limit, so a run that does not prove "
                         "its optimum hands back the best found; a placement problem (toroidal, superqueens) "
-                        "compares counts (--task count, its default) or first placements (--task first). "
+                        "compares counts (--task count, its default), first placements (--task first) or "
+                        "the sets of every placement (--task all: each board checked, the sets equal). "
                         f"Default sizes {DEFAULT_FAMILY_NS}")
     parser.add_argument("--task", choices=("all", "first", "complete", "files", "count"), default=None,
                         help="what each run asks for: every solution (default), the first one, one "
@@ -224,12 +225,12 @@ def _family_task(args: argparse.Namespace, make_task: Any) -> Any:
              if value is not None]
     if given or args.instances != 10 or args.seed != 0:
         flag = given[0] if given else "--instances" if args.instances != 10 else "--seed"
-        raise UsageError(f"{flag} is for the classic problem; --problem takes --n, --backends, --task (first or "
-                         "count, for a placement problem), --timeout, --repeat and the report's options")
+        raise UsageError(f"{flag} is for the classic problem; --problem takes --n, --backends, --task (first, "
+                         "count or all, for a placement problem), --timeout, --repeat and the report's options")
     if problem.counts_placements:
         question = args.task or "count"
-        if question not in ("first", "count"):
-            raise UsageError(f"--problem {problem.value} places pieces: --task first or count, not {question}")
+        if question not in ("first", "count", "all"):
+            raise UsageError(f"--problem {problem.value} places pieces: --task first, count or all, not {question}")
     else:
         if args.task is not None:
             raise UsageError(f"--problem {problem.value} asks for an optimum: leave out --task")
@@ -419,7 +420,7 @@ def _repeat_command(args: argparse.Namespace, labels: list[str], baseline: str, 
         "--memory-limit", f"{memory_limit:g}", "--store-limit", str(args.store_limit),
         "--baseline", baseline, "--format", args.format, "--out", args.out, "--force",
         *(["--problem", args.problem] if args.problem else []),
-        *(["--task", args.task] if args.task not in ("all", "optimum") else []), *(["--unique"] if args.unique else []),
+        *(["--task", args.task] if args.task not in (("count", "optimum") if args.problem else ("all",)) else []), *(["--unique"] if args.unique else []),
         *(["--preplaced", str(args.preplaced), "--instances", str(args.instances), "--seed", str(args.seed)]
           if args.task == "complete" else []),
         *(["--files", args.files, "--diagonals", "all" if args.diagonals is None else str(args.diagonals)]

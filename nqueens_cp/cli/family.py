@@ -6,7 +6,9 @@ queens' squares as ``row,col``; a colouring as n rows of colours; the two armies
 witness is checked by the independent checker before anything is written, a proved optimum is
 compared with its OEIS term, and an optimum the search did not prove (a ``--time-limit`` reached)
 is printed as the best found, with exit status 3. A placement problem (toroidal, superqueens) prints
-its first placement like ``solve``, or with ``--count`` the number of placements.
+its first placement like ``solve``, with ``--count`` the number of placements, or with ``--all``
+every placement streamed (``--unique``: one per symmetry class; ``--limit K``: K at most), each
+checked and none repeated, their number checked against OEIS.
 """
 
 from __future__ import annotations
@@ -26,8 +28,7 @@ from nqueens_cp.core.family_oeis import A051224, A053994, SEQUENCES
 from nqueens_cp.core.problems import Armies, Colouring, FamilyAnswer, Goal, Problem, Square
 
 #: What ``solve`` takes with ``--problem`` other than ``queens``, and what it refuses.
-REFUSED_FLAGS = {"all": "--all", "limit": "--limit", "fix": "--fix", "block": "--block",
-                 "instance": "--instance", "workers": "--workers"}
+REFUSED_FLAGS = {"fix": "--fix", "block": "--block", "instance": "--instance", "workers": "--workers"}
 
 #: What the optimum is called in the line on stderr.
 OPTIMUM_NAMES = {
@@ -42,14 +43,18 @@ def _refuse_classic_flags(args: argparse.Namespace, problem: Problem) -> None:
     given = [flag for dest, flag in REFUSED_FLAGS.items() if getattr(args, dest, None) not in (None, False, [])]
     if given:
         raise UsageError(f"{given[0]} is for the classic problem; --problem {problem.value} takes N, "
-                         "--backend, --count (placements), --show, --format and the backend's options")
-    if args.count and not problem.counts_placements:
-        raise UsageError(f"--count counts placements; --problem {problem.value} asks for an optimum: leave it out")
+                         "--backend, --count or --all (placements), --show, --format and the backend's options")
+    for flag, given_flag in (("--count", args.count), ("--all", args.all)):
+        if given_flag and not problem.counts_placements:
+            raise UsageError(f"{flag} is for placements; --problem {problem.value} asks for an optimum: leave it out")
+    if args.limit is not None and not args.all:
+        raise UsageError(f"--limit stops --all after K placements: give --all with it (--problem {problem.value})")
     if args.unique and not problem.counts_placements:
         raise UsageError(f"--unique counts placements up to symmetry; --problem {problem.value} asks for an optimum: "
                          "leave it out")
-    if args.unique and not args.count:
-        raise UsageError(f"--unique counts placements up to symmetry: give --count with it (--problem {problem.value})")
+    if args.unique and not (args.count or args.all):
+        raise UsageError(f"--unique counts or enumerates placements up to symmetry: give --count or --all with it "
+                         f"(--problem {problem.value})")
     if wants_certificate(args):
         if problem.counts_placements:
             raise UsageError(f"--certify covers the optima of the family; --problem {problem.value} places pieces")
@@ -59,11 +64,16 @@ def _refuse_classic_flags(args: argparse.Namespace, problem: Problem) -> None:
 
 
 def _backend(args: argparse.Namespace, problem: Problem) -> Any:
-    name = args.backend or default_family_backend(problem, count=args.count)
-    if args.unique and problem not in backend_class(name).family_class_counts:
+    name = args.backend or default_family_backend(problem, count=args.count or args.all)
+    if args.all and problem not in backend_class(name).family_enumerations:
+        takers = [other for other in backend_names() if problem in backend_class(other).family_enumerations]
+        raise UsageError(f"backend {name} does not enumerate placements of {problem.value}; use --backend "
+                         + " or ".join(takers))
+    if args.count and args.unique and problem not in backend_class(name).family_class_counts:
         takers = [other for other in backend_names() if problem in backend_class(other).family_class_counts]
         raise UsageError(f"backend {name} does not count classes of {problem.value}; use --backend " + " or ".join(takers))
-    if problem not in backend_class(name).family and not (args.count and problem in backend_class(name).family_counts):
+    if problem not in backend_class(name).family and not (
+            (args.count and problem in backend_class(name).family_counts) or args.all):
         takers = [other for other in backend_names() if problem in backend_class(other).family]
         raise UsageError(f"backend {name} does not take --problem {problem.value}; use --backend "
                          + " or ".join(takers))
@@ -79,6 +89,8 @@ def run_family(args: argparse.Namespace) -> int:
     if n is None or n < 1:
         raise UsageError(f"--problem {problem.value} needs a board size N >= 1")
     backend = _backend(args, problem)
+    if args.all:
+        return _all_placements(args, backend, problem, n)
     if args.count and args.unique:
         return _count_classes(backend, problem, n)
     if args.count:
@@ -113,6 +125,59 @@ def _certified(args: argparse.Namespace, backend: Any, problem: Problem, n: int)
             sys.stderr.write(f"kept: {args.proof} (DRUP proof), {cnf_path(args.proof)} (DIMACS CNF)\n")
         sys.stderr.write(certificate.summary() + "\n")
     return status
+
+
+def _all_placements(args: argparse.Namespace, backend: Any, problem: Problem, n: int) -> int:
+    """``--all``: every placement (one per symmetry class with ``--unique``) streamed, each checked
+    twice before it is written: by the independent checker inside ``family_solutions`` and here by
+    :class:`~nqueens_cp.cli.checked.AnswerCheck` with the same checker, which also refuses a repeat.
+    Without ``--limit`` the number written must be the published one (exit status 1 if not)."""
+    from nqueens_cp.cli.checked import AnswerCheck, InvalidAnswerError
+    from nqueens_cp.cli.output import emit_solution
+    from nqueens_cp.core.errors import SearchStoppedError
+    from nqueens_cp.core.family_checker import placement_problems
+    from nqueens_cp.core.instance import Instance
+
+    if args.limit == 0:
+        sys.stderr.write("nqueens-cp: --limit 0 asks for zero boards: nothing searched or written\n")
+        return 0
+    described = f"{problem.value} on the {n} x {n} board"
+
+    def board_problem(board: tuple[int, ...]) -> str | None:
+        problems = placement_problems(problem.rules, n, board)
+        return problems[0] if problems else None
+
+    check = AnswerCheck(Instance(n), backend.name, described, board_problem=board_problem,
+                        ordered=backend.lexicographic_family_solutions(problem) and not args.unique)
+    out = sys.stdout
+    written = 0
+    try:
+        for board in check.boards(backend.family_solutions(problem, n, limit=args.limit, unique=args.unique)):
+            emit_solution(board, out, output_format=args.format, show=args.show)
+            written += 1
+        out.flush()
+        check.finish()
+    except (InvalidAnswerError, InvalidWitnessError) as error:  # the board at fault is not written
+        out.flush()
+        sys.stderr.write(f"nqueens-cp: error: {error}\n")
+        return 1
+    except SearchStoppedError as stop:
+        out.flush()
+        sys.stderr.write(f"nqueens-cp: stopped: {stop}; the {written} placement(s) written are not all\n")
+        return EXIT_STOPPED
+    finally:
+        check.close()
+    if args.limit is None:
+        sequence, published = (_published_classes(problem, n) if args.unique
+                               else (problem.sequences[0], SEQUENCES[problem.sequences[0]].get(n)))
+        if published is not None and written != published:
+            sys.stderr.write(f"nqueens-cp: error: {backend.name} wrote {written} placements of {described}, "
+                             f"{sequence} publishes {published}: the backend is wrong\n")
+            return 1
+    if written == 0:
+        sys.stderr.write(f"no placement of {described}\n")
+        return 1
+    return 0
 
 
 def _published_classes(problem: Problem, n: int) -> tuple[str, int | None]:

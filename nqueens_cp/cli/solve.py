@@ -82,7 +82,7 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument(
         "--problem", choices=[problem.value for problem in Problem], default=Problem.QUEENS.value,
         help="a problem of the N-Queens family (default: queens, the classic one): toroidal (diagonals wrap "
-        "around), superqueens (queens that also jump as knights) — first placement or --count; domination, "
+        "around), superqueens (queens that also jump as knights) — first placement, --count or --all; domination, "
         "independent-domination, colouring, peaceable — the optimum and its witness",
     )
     parser.add_argument("--show", action="store_true", help="draw each board under its tuple")

@@ -186,3 +186,11 @@ def attacks(rules: Rules, n: int, a: Square, b: Square) -> bool:
     elif abs(row_a - row_b) == abs(col_a - col_b):
         return True
     return rules.knight and {abs(row_a - row_b), abs(col_a - col_b)} == {1, 2}
+
+
+def torus_shifts(placement: Placement, n: int) -> tuple[Placement, ...]:
+    """The n placements of toroidal queens ``placement`` stands for when the first row's queen is
+    fixed in column 0 (as the ASP and MiniZinc models fix it): each column shift ``c -> c + k mod n``
+    maps the torus's rows, columns and wrapping diagonals onto themselves, so it maps placements to
+    placements, and the n shifts put the first queen in n different columns (none repeated)."""
+    return tuple(tuple((column + shift) % n for column in placement) for shift in range(n))

@@ -105,6 +105,23 @@ def is_canonical(sol: Solution) -> bool:
     return all(sol <= image for image in images(sol))
 
 
+def is_torus_canonical(sol: Solution) -> bool:
+    """Whether the toroidal placement ``sol`` is the lexicographically smallest of its images under
+    the torus's 8 n² maps (the square's symmetries composed with every shift of rows and columns:
+    the classes of OEIS A053994). A column shift brings any image's first queen to column 0, so a
+    representative starts with 0 and only the images that do are compared: for each square
+    symmetry and row shift, the one column shift that makes its first entry 0 (8 n images of n)."""
+    n = len(sol)
+    if n and sol[0] != 0:
+        return False
+    for image in images(sol):
+        for row_shift in range(n):
+            rows = image[row_shift:] + image[:row_shift]
+            if tuple((column - rows[0]) % n for column in rows) < sol:
+                return False
+    return True
+
+
 def class_size(sol: Solution) -> int:
     """How many distinct solutions ``sol``'s class holds: 1, 2, 4 or 8."""
     return len(set(images(sol)))

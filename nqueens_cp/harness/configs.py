@@ -160,7 +160,8 @@ def refuse_undeclared(configurations: Iterable[Configuration], task: FamilyTask)
     for configuration in configurations:
         if not task.declared_by(configuration.backend_class()):
             takers = [name for name in backend_names() if task.declared_by(backend_class(name))]
-            what = "count placements of" if task.family_question is FamilyQuestion.COUNT else "take"
+            what = {FamilyQuestion.COUNT: "count placements of", FamilyQuestion.ALL: "enumerate placements of"}.get(
+                task.family_question, "take")
             raise BackendOptionError(f"{configuration.label}: backend {configuration.backend} does not {what} "
                                      f"problem {task.problem} (those that do: {', '.join(takers) or 'none'})")
 

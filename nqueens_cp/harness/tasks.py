@@ -83,6 +83,12 @@ class Task(ABC):
     asks_family: ClassVar[bool] = False
 
     @property
+    def warm_up(self) -> Instance:
+        """The board each worker solves first, untimed, so that importing a solver package, building
+        lazy tables or loading compiled kernels is not charged to the measured run."""
+        return Instance(4)
+
+    @property
     def per_symmetry_class(self) -> bool:
         """Whether a run answers one solution per class of the square's 8 symmetries (``unique``)."""
         return False
@@ -402,6 +408,8 @@ class FamilyQuestion(Name):
     FIRST = "first"
     #: The number of placements of a placement problem.
     COUNT = "count"
+    #: Every placement of a placement problem: the sets compared across configurations.
+    ALL = "all"
 
 
 #: Of the harness's ``timeout``, the share a family optimisation run's solver is given as its own
@@ -419,8 +427,11 @@ class FamilyTask(Task):
     and whether the optimum was proved; a run that did not prove it within its solver time limit
     (:meth:`solver_time_limit`) is recorded as timed out, with the best value found and the bound
     proved. For the placement problems (toroidal, superqueens) it is ``first`` (a placement,
-    checked, or that there is none) or ``count`` (the placements, checked against OEIS). The
-    expected value is the problem's published term (``problem.sequences[0]``), when shipped.
+    checked, or that there is none), ``count`` (the placements, checked against OEIS) or ``all``
+    (every placement, ``family_solutions``: the worker checks and stores the boards as for the
+    classic enumeration, and the sets of all configurations must be equal, exactly or by
+    fingerprint). The expected value is the problem's published term (``problem.sequences[0]``),
+    when shipped.
     """
 
     name: ClassVar[str] = "family"
@@ -439,7 +450,7 @@ class FamilyTask(Task):
         if problem is Problem.QUEENS:
             raise NQueensError("the classic problem is compared by the other tasks (leave out --problem)")
         if problem.counts_placements == (question is FamilyQuestion.OPTIMUM):
-            asked = "first or count" if problem.counts_placements else "optimum"
+            asked = "first, count or all" if problem.counts_placements else "optimum"
             raise NQueensError(f"problem {problem.value} asks for {asked}, not {question.value}")
 
     @property
@@ -455,7 +466,7 @@ class FamilyTask(Task):
     @property
     def title(self) -> str:
         what = {FamilyQuestion.OPTIMUM: "the optimum", FamilyQuestion.FIRST: "a first placement",
-                FamilyQuestion.COUNT: "the number of placements"}[self.family_question]
+                FamilyQuestion.COUNT: "the number of placements", FamilyQuestion.ALL: "all placements"}[self.family_question]
         return f"{self.problem}: {what}"
 
     @property
@@ -466,8 +477,26 @@ class FamilyTask(Task):
     def instances(self, n: int) -> tuple[Instance, ...]:
         return (Instance(n),)
 
+    @property
+    def warm_up(self) -> Instance:
+        # the smallest torus with a placement: a board the searches do not answer by Polya's theorem alone
+        return Instance(5)
+
+    @property
+    def asks_boards(self) -> bool:
+        """Whether a run asks for every placement (``family_solutions``): its boards are checked,
+        stored and fingerprinted as the classic enumeration's are."""
+        return self.family_question is FamilyQuestion.ALL
+
     def solutions(self, backend: Backend, instance: Instance) -> Iterator[Solution]:
-        raise NQueensError(f"task {self.name} asks solve_family or count_family, not boards")
+        if not self.asks_boards:
+            raise NQueensError(f"task {self.name} asks solve_family or count_family, not boards")
+        return backend.family_solutions(self.family_problem, instance.n)
+
+    def solution_problems(self, instance: Instance, solution: Sequence[int]) -> list[str]:
+        from nqueens_cp.core.family_checker import placement_problems
+
+        return placement_problems(self.family_problem.rules, instance.n, solution)
 
     def expected_count(self, instance: Instance) -> int | None:
         from nqueens_cp.core.family_oeis import SEQUENCES
@@ -478,9 +507,12 @@ class FamilyTask(Task):
         return min(1, published)
 
     def declared_by(self, backend: type[Backend]) -> bool:
-        """Whether ``backend`` answers this task's question (its ``family`` or ``family_counts``)."""
+        """Whether ``backend`` answers this task's question (its ``family``, ``family_counts`` or
+        ``family_enumerations``)."""
         if self.family_question is FamilyQuestion.COUNT:
             return self.family_problem in backend.family_counts
+        if self.family_question is FamilyQuestion.ALL:
+            return self.family_problem in backend.family_enumerations
         return self.family_problem in backend.family
 
     def ask(self, backend: Backend, n: int) -> FamilyAnswer | int:

@@ -73,7 +73,6 @@ def _merge(checks: list[Check]) -> list[Check]:
 def validate_instance(task: Task, instance: Instance, results: Sequence[RunResult]) -> list[Check]:
     """Every check for the runs of one instance (any number of configurations and repetitions)."""
     n, fixed, source = instance.n, instance.fixed, task.source(instance)
-    label = task.expected_label
     checks: list[Check] = []
 
     def add(name: str, status: CheckStatus, config: str | None, summary: str, rep: int | None = None,
@@ -101,6 +100,25 @@ def validate_instance(task: Task, instance: Instance, results: Sequence[RunResul
     if task.asks_count:
         checks.extend(_check_counts(task, instance, answered))
         return _merge(checks)
+    checks.extend(_check_boards(task, instance, answered))
+    if task.exhaustive:
+        checks.extend(_compare_sets(task, instance, answered))
+    else:
+        checks.extend(_compare_existence(task, instance, answered))
+    return _merge(checks)
+
+
+def _check_boards(task: Task, instance: Instance, answered: Sequence[RunResult]) -> list[Check]:
+    """Each run's boards: all valid (the task's checker), none repeated, their count the published one."""
+    n, fixed, source = instance.n, instance.fixed, task.source(instance)
+    label = task.expected_label
+    checks: list[Check] = []
+
+    def add(name: str, status: CheckStatus, config: str | None, summary: str, rep: int | None = None,
+            evidence: Sequence[str] = ()) -> None:
+        reps = () if rep is None else (rep,)
+        checks.append(Check(name, status, n, config, summary, reps, tuple(evidence), fixed, source))
+
     for result in answered:
         run = result.record
         count = run.count or 0
@@ -134,11 +152,7 @@ def validate_instance(task: Task, instance: Instance, results: Sequence[RunResul
         else:
             add("count", FAIL, run.config, f"count {count}, {label} says {run.expected}", run.repetition)
 
-    if task.exhaustive:
-        checks.extend(_compare_sets(task, instance, answered))
-    else:
-        checks.extend(_compare_existence(task, instance, answered))
-    return _merge(checks)
+    return checks
 
 
 def _compare_sets(task: Task, instance: Instance, answered: Sequence[RunResult]) -> list[Check]:
@@ -362,6 +376,8 @@ def _check_family(task: FamilyTask, instance: Instance, results: Sequence[RunRes
     answered = [r for r in results if r.record.status == RunStatus.ANSWERED]
     if task.family_question is FamilyQuestion.COUNT:
         return _check_counts(task, instance, answered)
+    if task.family_question is FamilyQuestion.ALL:
+        return _check_boards(task, instance, answered) + _compare_sets(task, instance, answered)
     n, problem = instance.n, task.family_problem
     out: list[Check] = []
     for result in results:

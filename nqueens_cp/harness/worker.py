@@ -54,9 +54,6 @@ from nqueens_cp.system.processes import children_usage, die_with_parent, limit_a
 
 #: Solutions pulled from a backend between two pauses of the clock.
 CHUNK = 512
-#: The board each worker solves first, untimed, so that importing a solver package, building
-#: lazy tables or loading compiled kernels is not charged to the measured run.
-WARM_UP = Instance(4)
 #: How many offending solutions a worker reports in full (the totals are always reported).
 EXAMPLES = 5
 #: How each run's CPU time and memory are measured (saved in the results' settings).
@@ -161,11 +158,11 @@ def execute(job: WorkerJob) -> WorkerReport:
             spec.name == "time_limit" for spec in job.backend_class.option_specs):
         options["time_limit"] = job.solver_time_limit
     backend = job.backend_class(memory_budget_mb=None, **options)  # the default budget
-    if job.task.asks_family:
+    if job.task.asks_family and not cast(FamilyTask, job.task).asks_boards:
         return _execute_family(job, backend, baseline)
     if job.task.asks_count:
         return _execute_count(job, backend, baseline)
-    for _ in job.task.solutions(backend, WARM_UP):  # imports, lazy set-up, JIT loading: untimed
+    for _ in job.task.solutions(backend, job.task.warm_up):  # imports, lazy set-up, JIT loading: untimed
         pass
     instance = job.instance
     model_size = job.task.model_size(backend, instance)
@@ -283,7 +280,7 @@ def worker_main(
 
 def _execute_count(job: WorkerJob, backend: Backend, baseline: int | None) -> WorkerReport:
     """A counting task's run: the backend's ``count``, timed (no boards to check or store)."""
-    job.task.count(backend, WARM_UP)  # imports and lazy set-up: untimed
+    job.task.count(backend, job.task.warm_up)  # imports and lazy set-up: untimed
     model_size = job.task.model_size(backend, job.instance)
     clock = _Clock(job.meter)
     memory_start = clock.start_memory()
@@ -302,10 +299,10 @@ def _execute_count(job: WorkerJob, backend: Backend, baseline: int | None) -> Wo
 
 def _execute_family(job: WorkerJob, backend: Backend, baseline: int | None) -> WorkerReport:
     """A family run: the task's question (``solve_family`` or ``count_family``), timed, after the
-    same question on the 4 x 4 board, untimed. The witness is checked by the independent checker
+    same question on the task's warm-up board, untimed. The witness is checked by the independent checker
     inside ``solve_family`` (an invalid one raises: a failed run) and again by the validation."""
     task = cast(FamilyTask, job.task)
-    task.ask(backend, WARM_UP.n)  # imports, lazy set-up, JIT loading: untimed
+    task.ask(backend, task.warm_up.n)  # imports, lazy set-up, JIT loading: untimed
     clock = _Clock(job.meter)
     memory_start = clock.start_memory()
     children_start = children_usage()[0]

@@ -19,7 +19,8 @@ domination
 colouring          ``x_{s,k}``: square s has colour k, ``y_k``: colour k is used; each    k·n² + k, n² + k·(6n - 6)
                    square one colour; each line holds colour k at most once and only if   + (k - 1) + n
                    ``y_k``; ``y_k >= y_{k+1}``; row 0 coloured 0 .. n-1 (it is a clique:
-                   any colouring can be renamed so); minimise ``Σ y``
+                   any colouring can be renamed so); minimise ``Σ y``; on the 1 x 1
+                   board (no line of two squares) ``x_{s,k} <= y_k``: k more rows
 peaceable          ``w_s``, ``b_s``: a white, a black queen on s; ``w_a + b_b <= 1`` when  2n², n² + 2·(attacking
                    a = b or a attacks b; as many white as black; maximise ``Σ w``          pairs) + 1
 =================  =====================================================================  ==========================
@@ -200,10 +201,15 @@ def build_family_model(problem: Problem, n: int, cuts: bool = False, colours: in
         model = FamilyModel(problem, n, k * n * n + k, (), None, k)
         x, y = model.colour_variable, model.used_variable
         rows = [_row(f"one_colour_{r}_{c}", [x(r, c, j) for j in range(k)], 1, 1) for r in range(n) for c in range(n)]
+        on_a_line: set[Square] = set()
         for name, line in family_lines(rules, n):
             if len(line) > 1:
                 rows += [LinearRow(f"{name}_colour_{j}", (*((1, x(r, c, j)) for r, c in line), (-1, y(j))), None, 0)
                          for j in range(k)]
+                on_a_line.update(line)
+        # a square on no line of two (the 1 x 1 board's) still uses its colour: x_{s,k} <= y_k
+        rows += [LinearRow(f"colour_{j}_used_{r}_{c}", ((1, x(r, c, j)), (-1, y(j))), None, 0)
+                 for r in range(n) for c in range(n) if (r, c) not in on_a_line for j in range(k)]
         rows += [LinearRow(f"used_in_order_{j}", ((1, y(j)), (-1, y(j + 1))), 0, None) for j in range(k - 1)]
         rows += [_row(f"first_row_{c}", [x(0, c, c)], 1, 1) for c in range(n)]
         if colours == n:

@@ -1,5 +1,5 @@
 """The compiled (numba) counters of the family's placement problems, cut by symmetry and split
-over threads.
+over threads, and beside them their streamed enumeration (:func:`placements`).
 
 This module imports numba and numpy at import time; import it only where a count is wanted. The
 readable version of the search is :mod:`nqueens_cp.searches.family`; here it runs iteratively on
@@ -43,6 +43,7 @@ from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor
 from itertools import product
 from math import gcd
+from typing import Iterator
 
 import numpy as np
 import numpy.typing as npt
@@ -50,7 +51,9 @@ import numpy.typing as npt
 from nqueens_cp.core.problems import Rules
 from nqueens_cp.core.symmetry import INVERSE, MIRROR, REVERSE, SYMMETRIES
 from nqueens_cp.searches import superqueens_count, torus_count
+from nqueens_cp.searches.bitboard_kernel import _column_of, _push
 from nqueens_cp.system.compiled import compiled, inline
+from nqueens_cp.system.interrupts import native_call
 
 Int64Array = npt.NDArray[np.int64]
 
@@ -135,6 +138,67 @@ def _count_from(n: int, toroidal: bool, knight: bool, prefix: Int64Array) -> int
         frames[_RIGHT, row] = right
         frames[_AVAIL, row] = free
     return total
+
+
+@compiled
+def _placement_batch(n: int, toroidal: bool, knight: bool, state: Int64Array, board: Int64Array,
+                     frames: Int64Array, out: Int64Array) -> int:
+    """The next placements of the row-by-row search (as :func:`_count_from`'s, from the empty
+    board), at most ``out.shape[0]``, written to ``out``'s rows in lexicographic order; returns how
+    many. The search resumes where the last call left it: ``state[0]`` is the row it is on (-1 once
+    it is done), ``board`` and ``frames`` its stack, both set up by :func:`placements`."""
+    full = (1 << n) - 1
+    last = n - 1
+    found = 0
+    row = state[0]
+    while row >= 0 and found < out.shape[0]:
+        avail = frames[_AVAIL, row]
+        if avail == 0:
+            row -= 1
+            continue
+        bit = avail & -avail
+        frames[_AVAIL, row] = avail ^ bit
+        board[row + 1] = bit
+        if row == last:
+            for r in range(n):
+                out[found, r] = _column_of(board[r + 1])
+            found += 1
+            continue
+        down = frames[_DOWN, row] | bit
+        left, right = _next_diagonals(frames[_LEFT, row], frames[_RIGHT, row], bit, n, full, toroidal)
+        free = full & ~(left | down | right)
+        if knight:
+            free &= ~((bit << 2) | (bit >> 2) | (board[row] << 1) | (board[row] >> 1))
+        if free:
+            row += 1
+            _push(frames, row, left, down, right, free)
+    state[0] = row
+    return found
+
+
+#: Placements :func:`placements` takes from the compiled search at a time (its memory: this many rows of n).
+PLACEMENT_BATCH = 4096
+
+
+def placements(rules: Rules, n: int, batch: int = PLACEMENT_BATCH) -> Iterator[tuple[int, ...]]:
+    """Every placement of n pieces under ``rules``, in lexicographic order, streamed: the compiled
+    search hands over ``batch`` at a time and resumes where it stopped, so memory stays O(batch * n).
+    None at once on a torus whose side is not coprime to 6 (Polya's theorem, as :func:`count`)."""
+    _check_size(n)
+    if n == 0:
+        yield ()
+        return
+    if rules.toroidal and n > 1 and gcd(n, 6) != 1:
+        return
+    state = np.zeros(1, np.int64)
+    board = np.zeros(n + 1, np.int64)
+    frames = np.zeros((4, n), np.int64)
+    frames[_AVAIL, 0] = (1 << n) - 1
+    out = np.zeros((batch, n), np.int64)
+    while state[0] >= 0:
+        with native_call():  # a compiled call: Ctrl-C or SIGTERM ends the process (see interrupts)
+            found = int(_placement_batch(n, rules.toroidal, rules.knight, state, board, frames, out))
+        yield from map(tuple, out[:found].tolist())
 
 
 @inline

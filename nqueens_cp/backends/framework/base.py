@@ -30,7 +30,7 @@ from nqueens_cp.core.family_checker import witness_problems, witness_value
 from nqueens_cp.core.instance import Instance, Queens, Solution
 from nqueens_cp.core.names import Name
 from nqueens_cp.core.problems import FamilyAnswer, Problem
-from nqueens_cp.core.symmetry import is_canonical, require_symmetric
+from nqueens_cp.core.symmetry import is_canonical, is_torus_canonical, require_symmetric
 from nqueens_cp.models.geometry import ModelEstimate, ModelSize
 
 if TYPE_CHECKING:
@@ -187,6 +187,8 @@ class Backend(ABC):
     #: The placement problems whose placements it counts up to the problem's symmetries by
     #: :meth:`count_family_classes` (the torus's for toroidal queens, the square's for superqueens).
     family_class_counts: ClassVar[frozenset[Problem]] = frozenset()
+    #: The placement problems whose placements it enumerates by :meth:`family_solutions`.
+    family_enumerations: ClassVar[frozenset[Problem]] = frozenset()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -410,6 +412,59 @@ class Backend(ABC):
         self._refuse_family(problem, n, self.family_class_counts, "count classes of placements of")
         self.ensure_available()
         return self._count_family_classes(problem, n)
+
+    def family_solutions(self, problem: Problem, n: int, *, limit: int | None = None,
+                         unique: bool = False) -> Iterator[Queens]:
+        """A lazy iterator over the placements of the family ``problem`` (toroidal queens,
+        superqueens) on the n x n board, at most ``limit`` of them, each a
+        :class:`~nqueens_cp.core.instance.Queens` (the column of each row's piece), as
+        :meth:`solutions` gives the classic ones. With ``unique``, one per class of the problem's
+        symmetries, its lexicographically smallest member: the square's 8 for superqueens
+        (A051224), the torus's 8 n² for toroidal queens (A053994). Each is checked by the
+        independent checker (:mod:`nqueens_cp.core.family_checker`) before it is yielded: an
+        invalid one raises ``InvalidWitnessError``. A backend that does not enumerate ``problem``
+        (``family_enumerations``) refuses in one line; closing the iterator stops the search."""
+        self._refuse_family(problem, n, self.family_enumerations, "enumerate placements of")
+        if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 0):
+            raise BackendOptionError(f"limit must be an integer >= 0 or None, got {limit!r}")
+        if not isinstance(unique, bool):
+            raise BackendOptionError(f"unique must be True or False, got {unique!r}")
+        self.ensure_available()
+        if limit == 0:
+            return iter(())
+        stream = self._family_solutions(problem, n, None if unique else limit)
+        source: Iterator[Solution] = stream
+        if unique:
+            representative = is_torus_canonical if problem is Problem.TOROIDAL else is_canonical
+            source = filter(representative, stream)
+        return self._checked_placements(problem, n, _as_queens(source, limit), stream)
+
+    def lexicographic_family_solutions(self, problem: Problem) -> bool:
+        """Whether :meth:`family_solutions` of ``problem`` yields the placements in strictly
+        increasing lexicographic order (the command line then finds a repeat in O(1) memory)."""
+        return False
+
+    def _checked_placements(self, problem: Problem, n: int, placements: Iterator[Queens],
+                            stream: Iterator[Solution]) -> Iterator[Queens]:
+        """``placements`` (drawn from the backend's ``stream``), each passed by the independent
+        checker before it is passed on; closing this closes the stream (it stops the search)."""
+        try:
+            for placement in placements:
+                problems = witness_problems(problem, n, placement)
+                if problems:
+                    raise InvalidWitnessError(f"{self.name} returned an invalid placement of {problem.value} for "
+                                              f"n = {n}: ({' '.join(map(str, placement))}): {problems[0]}")
+                yield placement
+        finally:
+            for source in (placements, stream):
+                close = getattr(source, "close", None)
+                if close is not None:
+                    close()
+
+    def _family_solutions(self, problem: Problem, n: int, limit: int | None) -> Iterator[Solution]:
+        """Yield every placement of ``problem`` (one of ``family_enumerations``) on the n x n board
+        once, lazily; ``limit`` is a hint to stop early."""
+        raise NotImplementedError(f"backend {self.name} declares family enumerations but has no _family_solutions")
 
     def _count_family_classes(self, problem: Problem, n: int) -> int:
         """The classes of placements of ``problem`` (one of ``family_class_counts``)."""
