@@ -10,6 +10,7 @@ default) enumerates and counts with ``tuned`` and looks for a first solution wit
 from __future__ import annotations
 
 import threading
+import time
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Iterator, cast
 
@@ -18,7 +19,7 @@ from nqueens_cp.backends.framework.limits import answering_backends, family_esti
 from nqueens_cp.core.errors import BackendOptionError, ModelTooLargeError, SearchStoppedError, SolverError
 from nqueens_cp.core.family_checker import witness_value
 from nqueens_cp.core.instance import Instance, Solution
-from nqueens_cp.core.problems import Direction, FamilyAnswer, Problem
+from nqueens_cp.core.problems import Direction, FamilyAnswer, Goal, Problem
 from nqueens_cp.models.cpsat import (
     CPSAT_MAX_N,
     STRATEGIES,
@@ -29,7 +30,7 @@ from nqueens_cp.models.cpsat import (
     cpsat_memory,
     resolve_strategy,
 )
-from nqueens_cp.models.family import FamilyModel, build_family_model
+from nqueens_cp.models.family import FamilyModel, build_family_model, modular_colouring
 from nqueens_cp.models.geometry import ModelEstimate, ModelSize
 from nqueens_cp.models.reduction import model_rows
 from nqueens_cp.system.interrupts import HandOff, native_call
@@ -49,6 +50,9 @@ class CpSatBackend(Backend):
         OptionSpec("search_workers", int, 1,
                    "CP-SAT search workers for a first solution (enumeration always uses 1)", minimum=1),
         OptionSpec("time_limit", float, None, "time limit in seconds (None: no limit)", minimum=0),
+        OptionSpec("cuts", bool, True, "the family model's cuts: the square's symmetry broken by three half-count "
+                   "rows and Spencer's bound for the dominations, the white army's halves for the armies"
+                   "; and the colouring refuted with n colours first"),
         OptionSpec(
             "strategy", str, "auto",
             "parameter set: tuned (enumeration), first (first solution), plain (CP-SAT defaults), "
@@ -225,8 +229,22 @@ class CpSatBackend(Backend):
 
         from nqueens_cp.backends.cpsat_callbacks import ImprovementClock
 
+        start = time.monotonic()
+        lower = None
+        if problem.goal is Goal.COLOUR and self.options["cuts"] and n > 1:
+            answer, refuted = self._colour_with_n(problem, n)
+            if answer is not None:
+                return answer
+            lower = n + 1 if refuted else n  # a row's n squares are a clique
         cp, x, model = self._family_model(problem, n)
+        if lower is not None and model.objective is not None:
+            cp.add(cp_model.LinearExpr.weighted_sum([x[v] for _, v in model.objective.terms],
+                                                    [c for c, _ in model.objective.terms]) >= lower)
+        if lower is not None:  # the cuts' colouring: a witness of the palette's size at hand from the start
+            self._hint_colouring(cp, x, model)
         solver = self._solver(CpSatStrategy(), enumerate_all=False)
+        if self.options["time_limit"] is not None:
+            solver.parameters.max_time_in_seconds = max(0.0, self.options["time_limit"] - (time.monotonic() - start))
         clock = ImprovementClock()  # when the last improvement came: the time to the best witness
         with native_call(stop=solver.stop_search):
             status = solver.solve(cp, clock)
@@ -238,8 +256,43 @@ class CpSatBackend(Backend):
             return FamilyAnswer(problem, n, witness, witness_value(problem, witness), proved, bound, clock.last)
         if status == cp_model.INFEASIBLE:
             return FamilyAnswer(problem, n, None, None, True)
+        if lower is not None and status == cp_model.UNKNOWN:  # out of time before its hint was taken up
+            witness = tuple(tuple(row) for row in modular_colouring(n, model.colours))
+            return FamilyAnswer(problem, n, witness, witness_value(problem, witness), False, lower)
         self._raise_stopped(solver, status, "before it found a witness")
         raise SolverError(f"cpsat stopped without an answer ({solver.status_name(status)})")
+
+    @staticmethod
+    def _hint_colouring(cp: cp_model.CpModel, x: list[Any], model: FamilyModel) -> None:
+        """Hint the :func:`~nqueens_cp.models.family.modular_colouring` of the model's palette."""
+        for r, row in enumerate(modular_colouring(model.n, model.colours)):
+            for c, colour in enumerate(row):
+                for k in range(model.colours):
+                    cp.add_hint(x[model.colour_variable(r, c, k)], k == colour)
+        for k in range(model.colours):
+            cp.add_hint(x[model.used_variable(k)], True)
+
+    def _colour_with_n(self, problem: Problem, n: int) -> tuple[FamilyAnswer | None, bool]:
+        """The colouring's first step: an n-colouring (then n is the optimum: a row is a clique of
+        n squares), or None, and whether CP-SAT refuted one (not: it ran out of time). With exactly n colours
+        each row and column holds every colour once, an exact cover of the board by n disjoint
+        placements, which CP-SAT refutes in 0.14 s for n = 8 (62.6 s with the palette's rows only).
+        When n is prime to 6 the colouring (c + 2r) mod n is CP-SAT's hint. Half the time limit at most."""
+        from ortools.sat.python import cp_model
+
+        model = build_family_model(problem, n, colours=n)
+        cp, x = self._translate(model)
+        if n % 6 in (1, 5):
+            self._hint_colouring(cp, x, model)
+        solver = self._solver(CpSatStrategy(), enumerate_all=False)
+        if self.options["time_limit"] is not None:  # half the time: the optimisation's witness needs the rest
+            solver.parameters.max_time_in_seconds = self.options["time_limit"] / 2
+        with native_call(stop=solver.stop_search):
+            status = solver.solve(cp)
+        if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            witness = model.decode(lambda v: bool(solver.value(x[v])))
+            return FamilyAnswer(problem, n, witness, witness_value(problem, witness), True), False
+        return None, status == cp_model.INFEASIBLE
 
     def _count_family(self, problem: Problem, n: int) -> int:
         """Every placement enumerated by one worker with a counting callback."""
@@ -267,10 +320,17 @@ class CpSatBackend(Backend):
 
     def _family_model(self, problem: Problem, n: int) -> tuple[cp_model.CpModel, list[Any], FamilyModel]:
         """The CP-SAT model of the family ``problem``: its Booleans (``x[v]``, from 1) and the built model."""
+        self.check_fits(family_estimate(problem, n))
+        model = build_family_model(problem, n, self.options["cuts"])
+        cp, x = self._translate(model)
+        return cp, x, model
+
+    @staticmethod
+    def _translate(model: FamilyModel) -> tuple[cp_model.CpModel, list[Any]]:
+        """The family model as a CP-SAT model: a Boolean per variable (``x[v]``, from 1), a linear
+        constraint per row, the objective."""
         from ortools.sat.python import cp_model
 
-        self.check_fits(family_estimate(problem, n))
-        model = build_family_model(problem, n)
         # -- variables
         cp = cp_model.CpModel()
         x: list[Any] = [None, *(cp.new_bool_var(f"x{v}") for v in range(1, model.variables + 1))]  # from 1
@@ -286,4 +346,4 @@ class CpSatBackend(Backend):
                 cp.minimize(objective)
             else:
                 cp.maximize(objective)
-        return cp, x, model
+        return cp, x

@@ -50,6 +50,8 @@ class MipBackend(ModelledBackend[LinearModel]):
                    "lines: one row per diagonal (a clique); pairwise: x_a + x_b <= 1 per pair on a diagonal",
                    choices=FORMULATIONS),
         OptionSpec("time_limit", float, None, "HiGHS time limit per solve in seconds (None: no limit)", minimum=0),
+        OptionSpec("cuts", bool, False, "the family model's cuts (models.family.build_family_model): off, "
+                   "as HiGHS finds the square's symmetry itself and proves the dominations slower with them"),
     )
     #: Every problem of the family: its 0-1 program (:mod:`nqueens_cp.models.family`), optimised by HiGHS.
     family = frozenset(Problem) - {Problem.QUEENS}
@@ -157,7 +159,7 @@ class MipBackend(ModelledBackend[LinearModel]):
         import numpy as np
 
         self.check_fits(family_estimate(problem, n))
-        model = build_family_model(problem, n)
+        model = build_family_model(problem, n, self.options["cuts"])
         highs = self._highs(model)
         if model.objective is not None:
             columns = np.array([v - 1 for _, v in model.objective.terms], dtype=np.int32)

@@ -124,12 +124,56 @@ def colour_bound(n: int) -> int:
     return p
 
 
+def modular_colouring(n: int, colours: int) -> list[list[int]]:
+    """Square (r, c) coloured ``(c + 2r) mod colours``: a proper colouring of the n x n queens graph
+    when ``colours`` >= n is prime to 6 (along a column, a diagonal and an antidiagonal the colour
+    moves by 2, 3 and 1 a square, never by a multiple of ``colours`` within a line of fewer squares),
+    with row 0 reading 0 .. n-1; :func:`colour_bound` is such a palette."""
+    return [[(c + 2 * r) % colours for c in range(n)] for r in range(n)]
+
+
 def _row(name: str, variables: list[int], lower: int | None, upper: int | None) -> LinearRow:
     return LinearRow(name, tuple((1, v) for v in variables), lower, upper)
 
 
-def build_family_model(problem: Problem, n: int) -> FamilyModel:
-    """The 0-1 linear model of ``problem`` on the n x n board (see the module's table)."""
+def halves_rows(n: int, offset: int = 0) -> list[LinearRow]:
+    """Three rows that keep, of the 8 images of a set of squares under the square's symmetries, at
+    least one: no fewer of its squares in the top half than in the bottom half, in the left half
+    than in the right, above the main diagonal than below (the middle row, column and the diagonal
+    itself not counted). Any set has such an image: flip it top to bottom if its bottom half holds
+    more, then left to right (the halves' top/bottom counts unchanged), then, if below the diagonal
+    holds more, transpose it (which swaps the top/bottom counts with the left/right ones, each pair
+    still in order). The set is the squares' variables shifted by ``offset`` (the white army's: 0)."""
+    def variable(r: int, c: int) -> int:
+        return offset + square_variable(n, r, c)
+
+    def difference(name: str, more: Callable[[int, int], bool], fewer: Callable[[int, int], bool]) -> LinearRow:
+        return LinearRow(name, (*((1, variable(r, c)) for r in range(n) for c in range(n) if more(r, c)),
+                                *((-1, variable(r, c)) for r in range(n) for c in range(n) if fewer(r, c))), 0, None)
+
+    half = n // 2
+    return [difference("symmetry_top_half", lambda r, c: r < half, lambda r, c: r >= n - half),
+            difference("symmetry_left_half", lambda r, c: c < half, lambda r, c: c >= n - half),
+            difference("symmetry_above_diagonal", lambda r, c: c > r, lambda r, c: c < r)]
+
+
+def domination_lower_bound(n: int) -> int:
+    """Spencer's bound ``γ(Q_n) >= ceil((n - 1) / 2)`` on the queens' domination number (for every
+    n; see Weakley, "Domination in the queen's graph", 1995, and OEIS A075458), so on the
+    independent one too. Finozhenok and Weakley (Australas. J. Combin. 37, 2007) raise it to
+    ``ceil(n / 2)`` for n other than 3 and 11; the weaker, general bound is the one used."""
+    return n // 2
+
+
+def build_family_model(problem: Problem, n: int, cuts: bool = False, colours: int | None = None) -> FamilyModel:
+    """The 0-1 linear model of ``problem`` on the n x n board (see the module's table).
+
+    ``cuts`` adds rows the rules do not imply, each keeping some optimal witness: for the
+    dominations :func:`halves_rows` (symmetry) and ``Σ x >= ceil((n-1)/2)``
+    (:func:`domination_lower_bound`), for the armies :func:`halves_rows` on the white army.
+    ``colours`` sets the colouring's palette (default :func:`colour_bound`); ``colours=n`` adds "each row and each column holds every colour once", which the rules imply for
+    it (a row's n squares attack each other: n colours, each at most once), the statement that
+    makes "no n-colouring" an exact cover a solver refutes quickly."""
     rules = problem.rules
     square = [[square_variable(n, r, c) for c in range(n)] for r in range(n)]
     every = [square[r][c] for r in range(n) for c in range(n)]
@@ -148,9 +192,12 @@ def build_family_model(problem: Problem, n: int) -> FamilyModel:
         if goal is Goal.DOMINATE_INDEPENDENT:
             rows += [_row(name, [square[r][c] for r, c in line], None, 1)
                      for name, line in family_lines(rules, n) if len(line) > 1]
+        if cuts and not rules.toroidal:
+            rows += halves_rows(n)
+            rows.append(_row("domination_lower_bound", every, domination_lower_bound(n), None))
         return FamilyModel(problem, n, n * n, tuple(rows), Objective(tuple((1, v) for v in every), Direction.MINIMISE))
     if goal is Goal.COLOUR:
-        k = colour_bound(n)
+        k = colour_bound(n) if colours is None else colours
         model = FamilyModel(problem, n, k * n * n + k, (), None, k)
         x, y = model.colour_variable, model.used_variable
         rows = [_row(f"one_colour_{r}_{c}", [x(r, c, j) for j in range(k)], 1, 1) for r in range(n) for c in range(n)]
@@ -165,6 +212,9 @@ def build_family_model(problem: Problem, n: int) -> FamilyModel:
                  for r in range(n) for c in range(n) if (r, c) not in on_a_line for j in range(k)]
         rows += [LinearRow(f"used_in_order_{j}", ((1, y(j)), (-1, y(j + 1))), 0, None) for j in range(k - 1)]
         rows += [_row(f"first_row_{c}", [x(0, c, c)], 1, 1) for c in range(n)]
+        if colours == n:
+            rows += [_row(f"{kind}_{i}_has_colour_{j}", [x(*((i, c) if kind == "row" else (c, i)), j) for c in range(n)], 1, 1)
+                     for kind in ("row", "column") for i in range(n) for j in range(k)]
         return FamilyModel(problem, n, model.variables, tuple(rows),
                            Objective(tuple((1, y(j)) for j in range(k)), Direction.MINIMISE), k)
     # peaceable armies: white queens are the squares' variables, black ones follow them
@@ -172,6 +222,8 @@ def build_family_model(problem: Problem, n: int) -> FamilyModel:
     rows = [_row(f"apart_{a[0]}_{a[1]}_{b[0]}_{b[1]}", [square[a[0]][a[1]], n * n + square[b[0]][b[1]]], None, 1)
             for a in squares for b in squares if a == b or attacks(rules, n, a, b)]
     rows.append(LinearRow("equal_armies", (*((1, v) for v in every), *((-1, n * n + v) for v in every)), 0, 0))
+    if cuts and not rules.toroidal:
+        rows += halves_rows(n)
     return FamilyModel(problem, n, 2 * n * n, tuple(rows), Objective(tuple((1, v) for v in every), Direction.MAXIMISE))
 
 

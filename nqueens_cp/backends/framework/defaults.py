@@ -37,11 +37,12 @@ def default_backend(question: Answer, instance: Instance) -> str:
 
 
 #: The backend each family problem goes to when none is named (``solve N --problem P``): HiGHS for
-#: the domination and colouring programs, CP-SAT for the armies and a superqueens placement (n = 40:
+#: the domination programs, CP-SAT for the colouring (n colours refuted first: chi proved to n = 11,
+#: where HiGHS stops at 7), the armies and a superqueens placement (n = 40:
 #: 17 s, where the row-order search takes over a minute from n = 32), the construction of the
 #: bitboard backend for a toroidal one: ``benchmarks/bench_family.py`` measures the optimisers.
 DEFAULT_FAMILY_BACKENDS: dict[Problem, str] = {
-    Problem.DOMINATION: "mip", Problem.INDEPENDENT_DOMINATION: "mip", Problem.COLOURING: "mip",
+    Problem.DOMINATION: "mip", Problem.INDEPENDENT_DOMINATION: "mip", Problem.COLOURING: "cpsat",
     Problem.PEACEABLE: "cpsat", Problem.TOROIDAL: "bitboard", Problem.SUPERQUEENS: "cpsat",
 }
 #: The backend that counts each placement problem when none is named (``--problem P --count``): the
