@@ -15,7 +15,8 @@ from nqueens_cp.cli import main
 from nqueens_cp.core.checker import is_valid_solution
 from nqueens_cp.core.errors import InvalidInstanceError, NQueensError
 from nqueens_cp.core.instance import Instance, Solution
-from nqueens_cp.harness.tasks import Completion, make_task
+from nqueens_cp.harness.task_registry import make_task
+from nqueens_cp.harness.tasks import Completion
 from nqueens_cp.instances.completion import completion_instances, random_partial_placement
 
 from .conftest import SEARCH_CONFIGS

@@ -31,7 +31,7 @@ from nqueens_cp.core.problems import Problem, attacks
 from nqueens_cp.harness.comparison import ComparisonRequest, run_comparison
 from nqueens_cp.harness.configs import parse_configurations
 from nqueens_cp.harness.results import FAIL, PASS
-from nqueens_cp.harness.tasks import make_task
+from nqueens_cp.harness.task_registry import make_task
 
 from .conftest import require_backend
 from .harness_backends import registered

@@ -23,8 +23,9 @@ from nqueens_cp.core.instance import Instance, Solution
 from nqueens_cp.core.problems import FamilyAnswer, Problem, Square
 from nqueens_cp.harness.comparison import ComparisonRequest, run_comparison
 from nqueens_cp.harness.configs import default_family_texts, parse_configurations
+from nqueens_cp.harness.family_tasks import SOLVER_TIME_SHARE, FamilyTask
 from nqueens_cp.harness.results import FAIL, PASS, ComparisonResults, RunStatus
-from nqueens_cp.harness.tasks import SOLVER_TIME_SHARE, FamilyTask, make_task
+from nqueens_cp.harness.task_registry import make_task
 from nqueens_cp.reports.scores import compute_scores
 
 from .conftest import require_backend

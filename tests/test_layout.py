@@ -58,3 +58,14 @@ def test_import_contracts_hold() -> None:
     done = subprocess.run([*lint.split(), "--no-cache"], cwd=REPO, capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stdout[-3000:]
     assert "0 broken" in done.stdout
+
+
+#: The most lines a module of the package has: a longer one is split along a seam a reader would name.
+MAX_MODULE_LINES = 500
+
+
+def test_no_module_of_the_package_is_over_500_lines() -> None:
+    lengths = {path.relative_to(REPO).as_posix(): len(path.read_text(encoding="utf-8").splitlines())
+               for path in (REPO / "nqueens_cp").rglob("*.py")}
+    assert len(lengths) > 100  # the package was found
+    assert {path: lines for path, lines in lengths.items() if lines > MAX_MODULE_LINES} == {}

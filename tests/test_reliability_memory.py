@@ -16,7 +16,7 @@ from nqueens_cp.harness.comparison import ComparisonRequest, run_comparison
 from nqueens_cp.harness.configs import parse_configurations
 from nqueens_cp.harness.results import PASS
 from nqueens_cp.harness.runner import default_memory_limit_mb
-from nqueens_cp.harness.tasks import make_task
+from nqueens_cp.harness.task_registry import make_task
 from nqueens_cp.system.processes import resident_kb
 
 from .conftest import REPO

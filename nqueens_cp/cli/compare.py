@@ -304,7 +304,7 @@ def run(args: argparse.Namespace) -> int:
         split_list,
     )
     from nqueens_cp.harness.runner import RunRequest, default_memory_limit_mb
-    from nqueens_cp.harness.tasks import make_task
+    from nqueens_cp.harness.task_registry import make_task
     from nqueens_cp.reports.files import OutputFiles
     from nqueens_cp.system.progress import Progress
 

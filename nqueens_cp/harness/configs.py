@@ -13,7 +13,7 @@ from nqueens_cp.backends.framework.base import Answer, Backend
 from nqueens_cp.backends.framework.configuration import Configuration
 from nqueens_cp.backends.framework.registry import backend_class, backend_names
 from nqueens_cp.core.errors import BackendOptionError, NQueensError
-from nqueens_cp.harness.tasks import FamilyQuestion, FamilyTask
+from nqueens_cp.harness.family_tasks import FamilyQuestion, FamilyTask
 
 __all__ = ["DEFAULT_LARGEST_N", "DEFAULT_VARIANTS", "Configuration", "default_configuration_texts", "parse_configurations", "split_list"]
 
@@ -168,7 +168,7 @@ def refuse_undeclared(configurations: Iterable[Configuration], task: FamilyTask)
 
 def default_family_texts(task: FamilyTask) -> list[str]:
     """The default comparison of a family task: every registered backend usable here that declares
-    its problem (:meth:`~nqueens_cp.harness.tasks.FamilyTask.declared_by`), with its default options
+    its problem (:meth:`~nqueens_cp.harness.family_tasks.FamilyTask.declared_by`), with its default options
     (an optimum: those of :data:`FAMILY_OPTIMUM_VARIANTS` once per variant)."""
     left_out = default_family_left_out(task)
     variants = FAMILY_OPTIMUM_VARIANTS if task.family_question is FamilyQuestion.OPTIMUM else {}

@@ -9,19 +9,17 @@ solution sets of one board size are compared; what the comparison found is kept 
 from __future__ import annotations
 
 import csv
-import dataclasses
-import enum
 import io
 import json
-import types
 import typing
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any
 
 from nqueens_cp.backends.framework.base import ModelSize
 from nqueens_cp.core.errors import ResultsFileError
 from nqueens_cp.core.names import Name
 from nqueens_cp.harness.configs import Configuration
+from nqueens_cp.harness.plain_data import from_plain, to_plain
 from nqueens_cp.harness.tasks import TaskInfo
 
 #: Version of the JSON layout (its JSON Schema: :data:`SCHEMA_FILE`; every field: docs/results.md);
@@ -174,6 +172,15 @@ class RunRecord:
         if self.peak_rss_kb is None or self.baseline_rss_kb is None:
             return None
         return max(0, self.peak_rss_kb - self.baseline_rss_kb)
+
+
+#: How many offending boards a run record or a check names in full (the totals are always given).
+EXAMPLES = 5
+
+
+def board_text(solution: typing.Iterable[object]) -> str:
+    """A board as a check's evidence names it: ``(1, 3, 0, 2)``."""
+    return "(" + ", ".join(map(str, solution)) + ")"
 
 
 @dataclass(frozen=True)
@@ -377,7 +384,7 @@ class ComparisonResults:
 
     def to_dict(self) -> dict[str, Any]:
         """The results as plain JSON-ready data."""
-        return typing.cast(dict[str, Any], _to_plain(self))
+        return typing.cast(dict[str, Any], to_plain(self))
 
     def to_json(self) -> str:
         """Versioned JSON with sorted keys."""
@@ -394,7 +401,7 @@ class ComparisonResults:
                 f"unsupported schema_version {version!r} (this nqueens-cp reads "
                 f"{', '.join(map(str, READABLE_VERSIONS))})"
             )
-        return typing.cast(ComparisonResults, _from_plain(cls, data, "results"))
+        return typing.cast(ComparisonResults, from_plain(cls, data, "results"))
 
     @classmethod
     def from_json(cls, text: str) -> ComparisonResults:
@@ -466,70 +473,3 @@ def _num(value: float | int | None) -> str:
     if value is None:
         return ""
     return f"{value:.6f}" if isinstance(value, float) else str(value)
-
-
-# -- generic (de)serialisation of the frozen dataclasses above ----------------------------
-
-
-def _to_plain(value: Any) -> Any:
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: _to_plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
-    if isinstance(value, (tuple, list)):
-        return [_to_plain(item) for item in value]
-    return value
-
-
-def _from_plain(hint: Any, data: Any, where: str) -> Any:
-    """``data`` (parsed JSON) converted to the type ``hint``, checked on the way."""
-    if hint is Any:
-        return _freeze(data)
-    origin = typing.get_origin(hint)
-    args = typing.get_args(hint)
-    if origin is Union or origin is types.UnionType:
-        if data is None and type(None) in args:
-            return None
-        for option in (a for a in args if a is not type(None)):
-            try:
-                return _from_plain(option, data, where)
-            except ResultsFileError:
-                continue
-        raise ResultsFileError(f"{where}: unexpected value {data!r}")
-    if origin is tuple:
-        if not isinstance(data, list):
-            raise ResultsFileError(f"{where}: expected a list, got {data!r}")
-        if len(args) == 2 and args[1] is Ellipsis:
-            return tuple(_from_plain(args[0], item, f"{where}[{i}]") for i, item in enumerate(data))
-        if len(args) != len(data):
-            raise ResultsFileError(f"{where}: expected {len(args)} items, got {len(data)}")
-        return tuple(_from_plain(a, item, f"{where}[{i}]") for i, (a, item) in enumerate(zip(args, data, strict=True)))
-    if dataclasses.is_dataclass(hint) and isinstance(hint, type):
-        if not isinstance(data, dict):
-            raise ResultsFileError(f"{where}: expected an object, got {data!r}")
-        hints = typing.get_type_hints(hint)
-        kwargs: dict[str, Any] = {}
-        for f in dataclasses.fields(hint):
-            if f.name in data:
-                kwargs[f.name] = _from_plain(hints[f.name], data[f.name], f"{where}.{f.name}")
-            elif f.default is dataclasses.MISSING:
-                raise ResultsFileError(f"{where}: missing field {f.name!r}")
-        return hint(**kwargs)
-    if isinstance(hint, type) and issubclass(hint, enum.Enum):
-        try:
-            return hint(data)
-        except ValueError:
-            raise ResultsFileError(f"{where}: unknown value {data!r}") from None
-    if hint is float:
-        if isinstance(data, (int, float)) and not isinstance(data, bool):
-            return float(data)
-        raise ResultsFileError(f"{where}: expected a number, got {data!r}")
-    if hint in (int, str, bool):
-        if type(data) is hint:
-            return data
-        raise ResultsFileError(f"{where}: expected {hint.__name__}, got {data!r}")
-    raise ResultsFileError(f"{where}: cannot read type {hint!r}")  # pragma: no cover - model bug
-
-
-def _freeze(data: Any) -> Any:
-    if isinstance(data, list):
-        return tuple(_freeze(item) for item in data)
-    return data

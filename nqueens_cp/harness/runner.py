@@ -85,7 +85,7 @@ class RunResult:
     duplicate_examples: tuple[Solution, ...] = ()
     #: Repeats found past the stored prefix (by hash: not in ``duplicate_examples``).
     duplicates_beyond: int = 0
-    #: A family run's answer with its witness (:class:`~.tasks.FamilyTask`; None otherwise).
+    #: A family run's answer with its witness (:class:`~.family_tasks.FamilyTask`; None otherwise).
     family: FamilyAnswer | None = None
 
 

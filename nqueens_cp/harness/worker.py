@@ -47,15 +47,14 @@ from nqueens_cp.core.errors import (
 from nqueens_cp.core.fingerprint import FingerprintAccumulator
 from nqueens_cp.core.instance import Instance, Solution
 from nqueens_cp.core.problems import FamilyAnswer
-from nqueens_cp.harness.results import RunStatus
-from nqueens_cp.harness.tasks import FamilyQuestion, FamilyTask, Task
+from nqueens_cp.harness.family_tasks import FamilyQuestion, FamilyTask
+from nqueens_cp.harness.results import EXAMPLES, RunStatus
+from nqueens_cp.harness.tasks import Task
 from nqueens_cp.system.cgroups import CgroupMeter
 from nqueens_cp.system.processes import children_usage, die_with_parent, limit_address_space, peak_resident_kb
 
 #: Solutions pulled from a backend between two pauses of the clock.
 CHUNK = 512
-#: How many offending solutions a worker reports in full (the totals are always reported).
-EXAMPLES = 5
 #: How each run's CPU time and memory are measured (saved in the results' settings).
 CPU_MEASURE = ("getrusage: CPU time of the worker process (all threads) plus its finished child processes "
                "(solver programs); peak resident memory of the worker and of its largest child")
@@ -123,7 +122,7 @@ class WorkerReport:
     children_cpu_time: float = 0.0
     #: Peak resident KiB of the largest child process (None: no child ran, or unknown).
     children_peak_rss_kb: int | None = None
-    #: A family run's answer (:class:`~.tasks.FamilyTask`), its witness included; None otherwise.
+    #: A family run's answer (:class:`~.family_tasks.FamilyTask`), its witness included; None otherwise.
     family: FamilyAnswer | None = None
     #: Peak KiB of the run's cgroup over the timed window, above its usage at the start (None: no cgroup).
     cgroup_memory_kb: int | None = None

@@ -76,6 +76,20 @@ def _next_diagonals(left: int, right: int, bit: int, n: int, full: int, toroidal
 
 
 @compiled
+def _below(left: int, down: int, right: int, bit: int, above: int, n: int, full: int, toroidal: bool,
+           knight: bool) -> tuple[int, int, int, int]:
+    """One step down the row-by-row search: from a row's attacks (``left``, ``down``, ``right``)
+    with ``bit`` taken in it (``above``: the piece of the row before it), the next row's attacks and
+    its free squares (0: a dead end)."""
+    down |= bit
+    left, right = _next_diagonals(left, right, bit, n, full, toroidal)
+    free = full & ~(left | down | right)
+    if knight:
+        free &= ~((bit << 2) | (bit >> 2) | (above << 1) | (above >> 1))
+    return left, down, right, free
+
+
+@compiled
 def _count_from(n: int, toroidal: bool, knight: bool, prefix: Int64Array) -> int:
     """The placements of n pieces whose first rows hold the columns of ``prefix`` (0 when the
     prefix itself has two pieces attacking each other), for ``1 <= len(prefix) <= n``.
@@ -108,10 +122,7 @@ def _count_from(n: int, toroidal: bool, knight: bool, prefix: Int64Array) -> int
     free = full & ~(left | down | right)
     if knight:
         free &= ~((board[start] << 2) | (board[start] >> 2) | (board[start - 1] << 1) | (board[start - 1] >> 1))
-    frames[_LEFT, start] = left
-    frames[_DOWN, start] = down
-    frames[_RIGHT, start] = right
-    frames[_AVAIL, start] = free
+    _push(frames, start, left, down, right, free)
     total = 0
     row = start
     while row >= start:
@@ -125,18 +136,11 @@ def _count_from(n: int, toroidal: bool, knight: bool, prefix: Int64Array) -> int
             total += 1
             continue
         board[row + 1] = bit
-        down = frames[_DOWN, row] | bit
-        left, right = _next_diagonals(frames[_LEFT, row], frames[_RIGHT, row], bit, n, full, toroidal)
-        free = full & ~(left | down | right)
-        if knight:
-            free &= ~((bit << 2) | (bit >> 2) | (board[row] << 1) | (board[row] >> 1))
-        if free == 0:
-            continue
-        row += 1
-        frames[_LEFT, row] = left
-        frames[_DOWN, row] = down
-        frames[_RIGHT, row] = right
-        frames[_AVAIL, row] = free
+        left, down, right, free = _below(frames[_LEFT, row], frames[_DOWN, row], frames[_RIGHT, row], bit,
+                                         int(board[row]), n, full, toroidal, knight)
+        if free:
+            row += 1
+            _push(frames, row, left, down, right, free)
     return total
 
 
@@ -164,11 +168,8 @@ def _placement_batch(n: int, toroidal: bool, knight: bool, state: Int64Array, bo
                 out[found, r] = _column_of(board[r + 1])
             found += 1
             continue
-        down = frames[_DOWN, row] | bit
-        left, right = _next_diagonals(frames[_LEFT, row], frames[_RIGHT, row], bit, n, full, toroidal)
-        free = full & ~(left | down | right)
-        if knight:
-            free &= ~((bit << 2) | (bit >> 2) | (board[row] << 1) | (board[row] >> 1))
+        left, down, right, free = _below(frames[_LEFT, row], frames[_DOWN, row], frames[_RIGHT, row], bit,
+                                         board[row], n, full, toroidal, knight)
         if free:
             row += 1
             _push(frames, row, left, down, right, free)

@@ -10,27 +10,25 @@ from itertools import islice
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterator, Mapping, Protocol
 
+from nqueens_cp.backends.framework.family_contract import FamilyContract
 from nqueens_cp.backends.framework.limits import (
     answering_backends,
     check_budget,
     check_fits,
     refuse_slow_count,
     refuse_slow_first,
-    refuse_slow_optimum,
 )
+from nqueens_cp.backends.framework.streams import as_queens, at_most, check_stream_arguments, close_stream
 from nqueens_cp.core.errors import (
     BackendOptionError,
     BackendUnavailableError,
-    InvalidWitnessError,
     ModelTooLargeError,
     NQueensError,
     did_you_mean,
 )
-from nqueens_cp.core.family_checker import witness_problems, witness_value
 from nqueens_cp.core.instance import Instance, Queens, Solution
 from nqueens_cp.core.names import Name
-from nqueens_cp.core.problems import FamilyAnswer, Problem
-from nqueens_cp.core.symmetry import is_canonical, is_torus_canonical, require_symmetric
+from nqueens_cp.core.symmetry import is_canonical, require_symmetric
 from nqueens_cp.models.geometry import ModelEstimate, ModelSize
 
 if TYPE_CHECKING:
@@ -140,7 +138,7 @@ class BatchCount(Protocol):
         """Classes of solutions under the square's 8 symmetries (summing to A002562(n))."""
 
 
-class Backend(ABC):
+class Backend(FamilyContract, ABC):
     """A way of solving N-Queens instances: options in, a model or a search, solutions out.
 
     Subclasses set ``name``, ``summary``, ``option_specs`` and ``requires`` (the importable
@@ -152,7 +150,9 @@ class Backend(ABC):
     for instances the square's symmetries do not act on. A backend that builds a model declares its
     memory by ``memory_estimate``, checked against ``memory_budget_mb`` (given to the constructor
     beside the options; None: a quarter of the machine's memory, at most 4 GiB), and any bound of
-    its own on the boards it reaches by ``reach``.
+    its own on the boards it reaches by ``reach``. The problems of the N-Queens family it answers
+    beside the classic one are declared and answered by the part of the contract it inherits,
+    :class:`~nqueens_cp.backends.framework.family_contract.FamilyContract`.
     """
 
     name: ClassVar[str]
@@ -179,16 +179,6 @@ class Backend(ABC):
     #: Bytes of address space the solver library reserves at start-up and never touches (a JVM's
     #: heap): a worker's address-space limit (compare --memory-limit) is raised by as much.
     reserved_address_space: ClassVar[int] = 0
-    #: The problems of the N-Queens family it answers (:mod:`nqueens_cp.core.problems`) by
-    #: :meth:`solve_family`, beside the classic problem of the methods above.
-    family: ClassVar[frozenset[Problem]] = frozenset()
-    #: The placement problems of the family (toroidal, superqueens) it counts by :meth:`count_family`.
-    family_counts: ClassVar[frozenset[Problem]] = frozenset()
-    #: The placement problems whose placements it counts up to the problem's symmetries by
-    #: :meth:`count_family_classes` (the torus's for toroidal queens, the square's for superqueens).
-    family_class_counts: ClassVar[frozenset[Problem]] = frozenset()
-    #: The placement problems whose placements it enumerates by :meth:`family_solutions`.
-    family_enumerations: ClassVar[frozenset[Problem]] = frozenset()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -284,10 +274,7 @@ class Backend(ABC):
                 refuse_slow_first(instance, self.name, self.options)
             else:
                 refuse_slow_count(instance, self.name)
-        if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 0):
-            raise BackendOptionError(f"limit must be an integer >= 0 or None, got {limit!r}")
-        if not isinstance(unique, bool):
-            raise BackendOptionError(f"unique must be True or False, got {unique!r}")
+        check_stream_arguments(limit, unique)
         if answer is not None and answer not in self.answers:  # None: any answer (the model size)
             raise NQueensError(self.refusal(answer))
         if unique:
@@ -313,7 +300,7 @@ class Backend(ABC):
         if instance.n == 0:
             return iter([Queens()])
         source = self._unique_solutions(instance, limit) if unique else self._solutions(instance, limit)
-        return _as_queens(source, limit)
+        return as_queens(source, limit)
 
     def solution_arrays(
         self, instance: Instance, *, limit: int | None = None, unique: bool = False
@@ -325,7 +312,7 @@ class Backend(ABC):
         if limit == 0 or instance.n == 0:
             return None
         source = self._solution_arrays(instance, limit, unique)
-        return None if source is None else _at_most(source, limit)
+        return None if source is None else at_most(source, limit)
 
     def lexicographic_solutions(self, unique: bool = False) -> bool:
         """Whether :meth:`solutions` (with ``unique``) yields the boards in strictly increasing
@@ -370,114 +357,6 @@ class Backend(ABC):
         (``approxmc``'s ``epsilon``)."""
         return 0.0
 
-    def solve_family(self, problem: Problem, n: int) -> FamilyAnswer:
-        """The answer to the family ``problem`` on the n x n board (n >= 1): an optimum and its
-        witness (``proved`` False when a time limit stopped the search first: the best found), or a
-        placement of n pieces. The witness is checked by the independent checker
-        (:mod:`nqueens_cp.core.family_checker`) before it is returned; a backend that does not take
-        ``problem`` (``family``) refuses in one line."""
-        self._refuse_family(problem, n, self.family, "take")
-        refuse_slow_optimum(problem, n, self.name, self.options)
-        self.ensure_available()
-        answer = self._solve_family(problem, n)
-        if answer.witness is not None:
-            problems = witness_problems(problem, n, answer.witness)
-            if problems:
-                raise InvalidWitnessError(f"{self.name} returned an invalid witness of {problem.value} for n = {n}: {problems[0]}")
-            if answer.value != witness_value(problem, answer.witness):
-                raise InvalidWitnessError(f"{self.name} claimed the value {answer.value} for a witness of value "
-                                  f"{witness_value(problem, answer.witness)} ({problem.value}, n = {n})")
-        return answer
-
-    def _refuse_family(self, problem: Problem, n: int, declared: frozenset[Problem], what: str) -> None:
-        """Refuse, in one line, a ``problem`` not ``declared`` (the backend does not ``what`` it) or a
-        board size n that is not an integer >= 1."""
-        if problem not in declared:
-            raise NQueensError(f"backend {self.name} does not {what} problem {problem.value}")
-        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-            raise BackendOptionError(f"n must be an integer >= 1, got {n!r}")
-
-    def count_family(self, problem: Problem, n: int) -> int:
-        """The number of placements of the family ``problem`` (toroidal queens, superqueens) on the
-        n x n board; a backend that does not count ``problem`` (``family_counts``) refuses in one line."""
-        self._refuse_family(problem, n, self.family_counts, "count placements of")
-        self.ensure_available()
-        return self._count_family(problem, n)
-
-    def count_family_classes(self, problem: Problem, n: int) -> int:
-        """The placements of the family ``problem`` on the n x n board up to its symmetries: the
-        square's 8 for superqueens (A051224), the torus's rotations, reflections and shifts for
-        toroidal queens (A053994); a backend that does not count them (``family_class_counts``)
-        refuses in one line."""
-        self._refuse_family(problem, n, self.family_class_counts, "count classes of placements of")
-        self.ensure_available()
-        return self._count_family_classes(problem, n)
-
-    def family_solutions(self, problem: Problem, n: int, *, limit: int | None = None,
-                         unique: bool = False) -> Iterator[Queens]:
-        """A lazy iterator over the placements of the family ``problem`` (toroidal queens,
-        superqueens) on the n x n board, at most ``limit`` of them, each a
-        :class:`~nqueens_cp.core.instance.Queens` (the column of each row's piece), as
-        :meth:`solutions` gives the classic ones. With ``unique``, one per class of the problem's
-        symmetries, its lexicographically smallest member: the square's 8 for superqueens
-        (A051224), the torus's 8 n² for toroidal queens (A053994). Each is checked by the
-        independent checker (:mod:`nqueens_cp.core.family_checker`) before it is yielded: an
-        invalid one raises ``InvalidWitnessError``. A backend that does not enumerate ``problem``
-        (``family_enumerations``) refuses in one line; closing the iterator stops the search."""
-        self._refuse_family(problem, n, self.family_enumerations, "enumerate placements of")
-        if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 0):
-            raise BackendOptionError(f"limit must be an integer >= 0 or None, got {limit!r}")
-        if not isinstance(unique, bool):
-            raise BackendOptionError(f"unique must be True or False, got {unique!r}")
-        self.ensure_available()
-        if limit == 0:
-            return iter(())
-        stream = self._family_solutions(problem, n, None if unique else limit)
-        source: Iterator[Solution] = stream
-        if unique:
-            representative = is_torus_canonical if problem is Problem.TOROIDAL else is_canonical
-            source = filter(representative, stream)
-        return self._checked_placements(problem, n, _as_queens(source, limit), stream)
-
-    def lexicographic_family_solutions(self, problem: Problem) -> bool:
-        """Whether :meth:`family_solutions` of ``problem`` yields the placements in strictly
-        increasing lexicographic order (the command line then finds a repeat in O(1) memory)."""
-        return False
-
-    def _checked_placements(self, problem: Problem, n: int, placements: Iterator[Queens],
-                            stream: Iterator[Solution]) -> Iterator[Queens]:
-        """``placements`` (drawn from the backend's ``stream``), each passed by the independent
-        checker before it is passed on; closing this closes the stream (it stops the search)."""
-        try:
-            for placement in placements:
-                problems = witness_problems(problem, n, placement)
-                if problems:
-                    raise InvalidWitnessError(f"{self.name} returned an invalid placement of {problem.value} for "
-                                              f"n = {n}: ({' '.join(map(str, placement))}): {problems[0]}")
-                yield placement
-        finally:
-            for source in (placements, stream):
-                close = getattr(source, "close", None)
-                if close is not None:
-                    close()
-
-    def _family_solutions(self, problem: Problem, n: int, limit: int | None) -> Iterator[Solution]:
-        """Yield every placement of ``problem`` (one of ``family_enumerations``) on the n x n board
-        once, lazily; ``limit`` is a hint to stop early."""
-        raise NotImplementedError(f"backend {self.name} declares family enumerations but has no _family_solutions")
-
-    def _count_family_classes(self, problem: Problem, n: int) -> int:
-        """The classes of placements of ``problem`` (one of ``family_class_counts``)."""
-        raise NotImplementedError(f"backend {self.name} declares family class counts but has no _count_family_classes")
-
-    def _count_family(self, problem: Problem, n: int) -> int:
-        """The placements of ``problem`` (one of ``family_counts``) on the n x n board."""
-        raise NotImplementedError(f"backend {self.name} declares family counts but has no _count_family")
-
-    def _solve_family(self, problem: Problem, n: int) -> FamilyAnswer:
-        """The answer to ``problem`` (one of ``family``) on the n x n board."""
-        raise NotImplementedError(f"backend {self.name} declares family problems but has no _solve_family")
-
     def model_size(self, instance: Instance, *, unique: bool = False) -> ModelSize | None:
         """The size of the model this backend builds for ``instance``; None for plain searches."""
         self._prepare(instance, None, unique, answer=None)
@@ -516,9 +395,7 @@ class Backend(ABC):
         try:
             return next(iterator, None)
         finally:
-            close = getattr(iterator, "close", None)
-            if close is not None:
-                close()
+            close_stream(iterator)
 
     def _count(self, instance: Instance, limit: int | None, unique: bool) -> int:
         """The count for n >= 1 and ``limit`` None or > 0 (default: count the solutions enumerated)."""
@@ -568,36 +445,3 @@ class Backend(ABC):
     def __repr__(self) -> str:
         opts = ", ".join(f"{k}={v!r}" for k, v in self.options.items())
         return f"{type(self).__name__}({opts})"
-
-
-def _as_queens(source: Iterator[Solution], limit: int | None) -> Iterator[Queens]:
-    """The solutions of ``source`` as :class:`Queens` (passed on as they are when a search makes
-    them so: no second copy), ``limit`` at most; closing this closes ``source`` (a solver's stream
-    stops its process and frees its model)."""
-    found = islice(source, limit) if limit is not None else source
-    try:
-        first = next(found, None)
-        if first is None:
-            return
-        if type(first) is Queens:
-            yield first
-            yield from found  # type: ignore[misc]  # the search makes every one a Queens
-        else:
-            yield Queens(first)
-            yield from map(Queens, found)
-    finally:
-        close = getattr(source, "close", None)
-        if close is not None:
-            close()
-
-
-def _at_most(batches: Iterator[npt.NDArray[np.int64]], limit: int | None) -> Iterator[npt.NDArray[np.int64]]:
-    """The rows of ``batches``, ``limit`` at most (all with None)."""
-    left = limit
-    for batch in batches:
-        if left is not None:
-            batch = batch[:left]
-            left -= len(batch)
-        yield batch
-        if left == 0:
-            return
