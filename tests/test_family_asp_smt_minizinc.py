@@ -9,13 +9,13 @@ import pytest
 
 from nqueens_cp.backends.framework.registry import create_backend
 from nqueens_cp.cli import main
-from nqueens_cp.core.errors import BackendOptionError
+from nqueens_cp.core.errors import BackendOptionError, SearchStoppedError
 from nqueens_cp.core.family_checker import witness_problems
 from nqueens_cp.core.family_oeis import SEQUENCES
 from nqueens_cp.core.instance import Instance
 from nqueens_cp.core.problems import Direction, Problem
 
-from .conftest import require_backend
+from .conftest import require_backend, run_cli
 
 BACKENDS = ["asp", "smt", "minizinc"]
 OPTIMISATION = [Problem.DOMINATION, Problem.INDEPENDENT_DOMINATION, Problem.COLOURING, Problem.PEACEABLE]
@@ -75,6 +75,23 @@ def test_a_time_limit_answers_the_best_found_not_proved(backend: str, problem: P
     better = answer.value >= published(problem, n) if problem.direction is Direction.MINIMISE \
         else answer.value <= published(problem, n)
     assert better, answer  # no witness beats the published optimum
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_time_limit_stops_an_enumeration_and_a_count(backend: str) -> None:
+    """Toroidal n = 19 has 820,496 placements, minutes of work for each of these: a 1-s limit ends
+    ``--all`` with exit 3, the placements written so far checked, and stops a count likewise."""
+    require_backend(backend)
+    listed = run_cli("solve", "19", "--problem", "toroidal", "--all", "--backend", backend, "--timeout", "1",
+                     timeout=60)
+    assert listed.returncode == 3, listed
+    assert f"{backend} reached its time limit of 1 s" in listed.stderr and "are not all" in listed.stderr
+    assert listed.stderr.count("\n") == 1
+    placements = [tuple(map(int, line.split())) for line in listed.stdout.splitlines()]
+    assert len(set(placements)) == len(placements)
+    assert all(witness_problems(Problem.TOROIDAL, 19, p) == [] for p in placements)
+    with pytest.raises(SearchStoppedError, match="time limit of 1 s"):
+        create_backend(backend, time_limit=1).count_family(Problem.TOROIDAL, 19)
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

@@ -53,7 +53,8 @@ class AspBackend(ModelledBackend[AspProgram]):
         OptionSpec("configuration", str, "crafty", "clasp's preset configuration (--configuration)",
                    choices=CONFIGURATIONS),
         OptionSpec("time_limit", float, None, "time limit in seconds of a family problem's search (None: no "
-                   "limit): its optimum then answers the best found", minimum=0),
+                   "limit): its optimum then answers the best found, an enumeration or count stops (exit 3)",
+                   minimum=0),
     )
     #: Every problem of the family, each an answer set program (:mod:`nqueens_cp.models.family_asp`).
     family = frozenset(Problem) - {Problem.QUEENS}
@@ -163,8 +164,9 @@ class AspBackend(ModelledBackend[AspProgram]):
 
     def _family_solutions(self, problem: Problem, n: int, limit: int | None) -> Iterator[Solution]:
         """Every answer set, streamed (``yield_``); the torus's program fixes the first queen in
-        column 0, so each answer set stands for its n column shifts (:func:`torus_shifts`)."""
-        for symbols in _answer_sets(self._family_control(problem, n, 0)):
+        column 0, so each answer set stands for its n column shifts (:func:`torus_shifts`).
+        ``time_limit`` stops the stream (:class:`SearchStoppedError`; what was yielded stands)."""
+        for symbols in _answer_sets(self._family_control(problem, n, 0), self.options["time_limit"]):
             atoms = [(s.name, tuple(a.number for a in s.arguments)) for s in symbols]
             placement = cast(Placement, atoms_witness(problem, n, atoms))
             yield from torus_shifts(placement, n) if problem is Problem.TOROIDAL else (placement,)
@@ -172,21 +174,33 @@ class AspBackend(ModelledBackend[AspProgram]):
     def _count_family(self, problem: Problem, n: int) -> int:
         """clasp counts the answer sets itself (the torus's: those with the first queen in column 0, times n)."""
         control = self._family_control(problem, n, 0)
-        with native_call():  # see _count
-            result = control.solve()
+        limit = self.options["time_limit"]
+        with native_call(), control.solve(async_=True) as handle:  # no interrupt: see _count
+            if not handle.wait(limit):  # None: until the search ends
+                handle.cancel()
+                raise SearchStoppedError(f"asp reached its time limit of {limit:g} s before it counted the "
+                                         f"placements of {problem.value}")
+            result = handle.get()
         if result.interrupted or not result.exhausted:
             raise SolverError("clingo stopped before enumerating every answer set")
         found = int(control.statistics["summary"]["models"]["enumerated"])
         return found * n if problem is Problem.TOROIDAL else found
 
 
-def _answer_sets(control: clingo.Control) -> Iterator[Any]:
-    """The shown symbols of each answer set of ``control``, streamed as clasp finds them."""
-    with control.solve(yield_=True) as handle:
-        models = iter(handle)
+def _answer_sets(control: clingo.Control, limit: float | None = None) -> Iterator[Any]:
+    """The shown symbols of each answer set of ``control``, streamed as clasp finds them; ``limit``
+    seconds after the first is asked for, the search is cancelled (:class:`SearchStoppedError`)."""
+    deadline = None if limit is None else time.monotonic() + limit
+    with control.solve(yield_=True, async_=True) as handle:
         while True:
+            handle.resume()
             with native_call():  # no stop through clingo's interrupt (see AspBackend._count)
-                model = next(models, None)
+                ready = handle.wait(None if deadline is None else max(0.0, deadline - time.monotonic()))
+            if not ready:
+                handle.cancel()
+                raise SearchStoppedError(f"asp reached its time limit of {limit:g} s before it enumerated every "
+                                         "answer set")
+            model = handle.model()
             if model is None:
                 break
             yield model.symbols(shown=True)

@@ -104,7 +104,8 @@ class MiniZincBackend(Backend):
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec("solver", str, "gecode", "MiniZinc solver (any that `minizinc --solvers` lists)"),
         OptionSpec("time_limit", float, None, "time limit in seconds of a family problem's search (None: no "
-                   "limit): its optimum then answers the best found", minimum=0),
+                   "limit): its optimum then answers the best found, an enumeration or count stops (exit 3)",
+                   minimum=0),
     )
     #: Every problem of the family, each a MiniZinc model (:mod:`nqueens_cp.models.family_minizinc`).
     family = frozenset(Problem) - {Problem.QUEENS}
@@ -228,13 +229,20 @@ class MiniZincBackend(Backend):
         column 0, so each stands for its n column shifts (:func:`torus_shifts`)."""
         import minizinc
 
+        limit = self.options["time_limit"]
+        arguments: dict[str, Any] = {"all_solutions": True}
+        if limit is not None:
+            arguments["time_limit"] = timedelta(seconds=limit)
         status = minizinc.Status.UNKNOWN
-        for result in self._family_results(problem, n, {"all_solutions": True}):
+        for result in self._family_results(problem, n, arguments):
             status = result.status
             if result.solution is not None:
                 placement = cast(Placement, _family_witness(problem, n, result.solution))
                 yield from torus_shifts(placement, n) if problem is Problem.TOROIDAL else (placement,)
         if status not in (minizinc.Status.ALL_SOLUTIONS, minizinc.Status.UNSATISFIABLE):
+            if limit is not None:
+                raise SearchStoppedError(f"minizinc reached its time limit of {limit:g} s before it found every "
+                                         f"placement of {problem.value} ({status.name})")
             raise SolverError(f"minizinc stopped before it found every placement ({status.name})")
 
     def _count_family(self, problem: Problem, n: int) -> int:

@@ -67,7 +67,8 @@ class SmtBackend(ModelledBackend[SmtModel]):
                    "for after each witness, until unsat), optimize (z3's Optimize); auto: iterate for the peaceable "
                    "armies, optimize for the others", choices=("auto", "iterate", "optimize")),
         OptionSpec("time_limit", float, None, "time limit in seconds of a family problem's search (None: no "
-                   "limit): its optimum then answers the best found", minimum=0),
+                   "limit): its optimum then answers the best found, an enumeration or count stops (exit 3)",
+                   minimum=0),
     )
     #: Every problem of the family: its 0-1 program over Booleans, optimised by z3's Optimize.
     family = frozenset(Problem) - {Problem.QUEENS}
@@ -210,12 +211,18 @@ class SmtBackend(ModelledBackend[SmtModel]):
 
         solver, built = self._family_solver(problem, n, "enumerate")
         squares = [z3.Bool(f"x{v}") for v in range(1, built.model.variables + 1)]
+        seconds = self.options["time_limit"]
+        deadline = None if seconds is None else time.monotonic() + seconds
         while True:
-            answer = self._check(solver, None)
+            answer = self._check(solver, deadline)
             if answer == z3.unsat:
                 return
             if answer != z3.sat:
-                raise SolverError(f"z3 stopped before it found every placement ({solver.reason_unknown()})")
+                reason = solver.reason_unknown()
+                if seconds is None or "interrupted" in reason:
+                    raise SolverError(f"z3 stopped before it found every placement ({reason})")
+                raise SearchStoppedError(f"smt reached its time limit of {seconds:g} s before it found every "
+                                         f"placement of {problem.value} ({reason})")
             found = solver.model()
             true = {v for v, x in enumerate(squares, 1) if z3.is_true(found.eval(x, model_completion=True))}
             yield cast(Solution, built.model.decode(true.__contains__))
