@@ -126,6 +126,12 @@ def test_solve_problem_prints_the_optimum_and_its_witness() -> None:
     (["7", "--problem", "toroidal", "--all", "--backend", "mip"], "backend mip does not enumerate placements of toroidal"),
     (["8", "--problem", "domination", "--backend", "bitboard"], "backend bitboard does not take --problem domination"),
     (["8", "--problem", "dominatoin"], "invalid choice: 'dominatoin'"),
+    (["1001", "--problem", "toroidal", "--show"], "--show draws boards up to n = 1000 (n = 1,001); leave it out"),
+    (["32", "--problem", "superqueens", "--backend", "bitboard"],
+     "bitboard finds no placement of superqueens of n > 30 within a minute (n = 32); use --backend cpsat"),
+    (["700", "--problem", "superqueens", "--backend", "cpsat"],
+     "(n = 700); use --backend bitboard: it constructs one for this n"),
+    (["602", "--problem", "superqueens"], "(n = 602); no backend here finds one within a minute; give cpsat --time-limit"),
 ])
 def test_solve_problem_refuses_in_one_line(args: list[str], message: str) -> None:
     done = run_cli("solve", *args)
@@ -147,10 +153,52 @@ def test_the_toroidal_construction_places_exactly_where_polya_allows() -> None:
             assert (placement is not None) == (A051906[n] > 0), n
 
 
+def test_the_superqueens_construction_places_where_it_says() -> None:
+    """3i mod n for n coprime to 6, that of n + 1 less its corner queen for n + 1 coprime to 6,
+    nothing for the other n (2 or 3 mod 6, and every n from 2 to 9, where A051223 has none)."""
+    from math import gcd
+
+    from nqueens_cp.core.family_oeis import A051223
+    from nqueens_cp.searches.family import superqueens_placement
+
+    for n in [*range(1, 200), 100_003, 100_004]:
+        placement = superqueens_placement(n)
+        constructed = n == 1 or (n >= 11 and gcd(n, 6) == 1) or (n >= 10 and gcd(n + 1, 6) == 1)
+        assert (placement is not None) == constructed, n
+        if placement is not None:
+            assert witness_problems(Problem.SUPERQUEENS, n, placement) == [], n
+        if n in A051223 and A051223[n] == 0:
+            assert placement is None, n
+
+
+def test_a_large_placement_is_checked_in_linear_time_as_strictly_as_pair_by_pair() -> None:
+    """Beyond the attack table the checker compares only pieces that share a line or stand within a
+    knight's reach: on random boards with planted clashes it names what the pair-by-pair check names."""
+    import random
+
+    from nqueens_cp.core.family_checker import MAX_PROBLEMS, _attacking_pairs, placement_problems
+    from nqueens_cp.core.problems import Rules
+
+    chooser = random.Random(37)
+    for _ in range(400):
+        n = chooser.randint(33, 48)
+        rules = Rules(toroidal=chooser.random() < 0.5, knight=chooser.random() < 0.5)
+        columns = [3 * i % n for i in range(n)] if chooser.random() < 0.5 else chooser.sample(range(n), n)
+        for _ in range(chooser.randint(0, 2)):
+            columns[chooser.randrange(n)] = chooser.randrange(n)
+        pairwise = _attacking_pairs(rules, n, list(enumerate(columns)), "pieces")
+        fast = placement_problems(rules, n, columns)
+        if len(pairwise) < MAX_PROBLEMS:
+            assert sorted(fast) == sorted(pairwise), (n, rules, columns)
+        else:
+            assert len(fast) == MAX_PROBLEMS
+
+
 @pytest.mark.parametrize(("args", "answer"), [
     (["13", "--problem", "toroidal", "--count"], "4524"),
     (["12", "--problem", "superqueens", "--count"], "156"),
     (["25", "--problem", "toroidal"], " ".join(str(2 * i % 25) for i in range(25))),
+    (["700", "--problem", "superqueens"], " ".join(str(3 * i % 701 - 1) for i in range(1, 701))),
 ])
 def test_the_placement_problems_by_default(args: list[str], answer: str) -> None:
     done = run_cli("solve", *args)

@@ -57,8 +57,8 @@ class BitboardBackend(RowOrderBackend):
         OptionSpec("batch_size", int, 8192, "compiled enumeration: solutions passed to Python per batch", minimum=1),
     )
     row_order_label = "bitboard"
-    #: The family's placement problems: the torus by its construction (any n), superqueens by the
-    #: bitboard search; both counted by the compiled counters (:mod:`nqueens_cp.searches.family_kernel`).
+    #: The family's placement problems: the torus by its construction (any n), superqueens by theirs
+    #: (n not 2 or 3 mod 6) or else the bitboard search; both counted by the compiled counters (:mod:`nqueens_cp.searches.family_kernel`).
     family = frozenset({Problem.TOROIDAL, Problem.SUPERQUEENS})
     family_counts = frozenset({Problem.TOROIDAL, Problem.SUPERQUEENS})
     #: ... and up to their symmetries: Burnside's lemma over the square's 8 (superqueens) or the
@@ -212,8 +212,10 @@ class BitboardBackend(RowOrderBackend):
     def _solve_family(self, problem: Problem, n: int) -> FamilyAnswer:
         from nqueens_cp.searches import family
 
-        placement = (family.toroidal_placement(n) if problem is Problem.TOROIDAL
-                     else family.first(problem.rules, n))
+        if problem is Problem.TOROIDAL:
+            placement = family.toroidal_placement(n)
+        else:
+            placement = family.superqueens_placement(n) or family.first(problem.rules, n)
         return FamilyAnswer(problem, n, placement, None if placement is None else n, True)
 
     def _count_family(self, problem: Problem, n: int) -> int:

@@ -23,6 +23,7 @@ from nqueens_cp.backends.framework.registry import backend_class, backend_names,
 from nqueens_cp.cli import EXIT_STOPPED, UsageError
 from nqueens_cp.cli.certify import cnf_path, wants_certificate
 from nqueens_cp.cli.common import backend_options
+from nqueens_cp.cli.output import SHOW_MAX_N
 from nqueens_cp.core.errors import InvalidWitnessError
 from nqueens_cp.core.family_oeis import A051224, A053994, SEQUENCES
 from nqueens_cp.core.problems import Armies, Colouring, FamilyAnswer, Goal, Problem, Square
@@ -64,7 +65,7 @@ def _refuse_classic_flags(args: argparse.Namespace, problem: Problem) -> None:
 
 
 def _backend(args: argparse.Namespace, problem: Problem) -> Any:
-    name = args.backend or default_family_backend(problem, count=args.count or args.all)
+    name = args.backend or default_family_backend(problem, args.n, count=args.count or args.all)
     if args.all and problem not in backend_class(name).family_enumerations:
         takers = [other for other in backend_names() if problem in backend_class(other).family_enumerations]
         raise UsageError(f"backend {name} does not enumerate placements of {problem.value}; use --backend "
@@ -88,6 +89,8 @@ def run_family(args: argparse.Namespace) -> int:
     n = args.n
     if n is None or n < 1:
         raise UsageError(f"--problem {problem.value} needs a board size N >= 1")
+    if args.show and n > SHOW_MAX_N:
+        raise UsageError(f"--show draws boards up to n = {SHOW_MAX_N} (n = {n:,}); leave it out")
     backend = _backend(args, problem)
     if args.all:
         return _all_placements(args, backend, problem, n)

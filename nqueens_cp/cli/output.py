@@ -7,6 +7,9 @@ from typing import TYPE_CHECKING, Iterable, TextIO
 
 from nqueens_cp.core.instance import Solution
 
+#: Boards drawn with ``--show`` at most (a drawing has n² squares).
+SHOW_MAX_N = 1000
+
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt

@@ -21,7 +21,7 @@ from nqueens_cp.cli.common import (
     integer,
 )
 from nqueens_cp.cli.long_runs import announce_count, long_run
-from nqueens_cp.cli.output import emit_solution, write_columns
+from nqueens_cp.cli.output import SHOW_MAX_N, emit_solution, write_columns
 from nqueens_cp.cli.split_run import add_parallel_arguments, run_split, wants_split
 from nqueens_cp.core.errors import SearchBoundError, SearchStoppedError
 from nqueens_cp.core.instance import Instance
@@ -32,9 +32,6 @@ if TYPE_CHECKING:
 
 #: How each question of :data:`~nqueens_cp.backends.framework.defaults.DEFAULT_BACKENDS` is asked on ``solve``.
 DEFAULT_HELP = {Answer.FIRST: "the first solution", Answer.COUNT: "--count or --unique", Answer.ALL: "--all"}
-
-#: Boards drawn with ``--show`` at most (a drawing has n² squares).
-SHOW_MAX_N = 1000
 
 
 #: How far each backend goes (in ``solve``'s help, and so in the CLI reference).

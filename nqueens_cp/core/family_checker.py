@@ -17,7 +17,9 @@ at fault, so a caller prints the first and a test can read them all:
 achieves (queens placed, colours used, the size of each army).
 
 The checks compare pairs of squares: O(k^2) for k pieces, O(n^4) for a colouring, which is a
-fraction of a second for every board the family's solvers reach.
+fraction of a second for every board the family's solvers reach; a placement of one piece per row
+on a board larger than :data:`TABLE_MAX_N` compares only the pieces that share a line or stand
+within a knight's reach, O(n), as the constructions reach any n.
 """
 
 from __future__ import annotations
@@ -89,7 +91,40 @@ def placement_problems(rules: Rules, n: int, columns: Sequence[int]) -> list[str
         cells = [row * n + col for row, col in squares]
         if not any(table[a][b] for a, b in combinations(cells, 2)):
             return []
-    return _attacking_pairs(rules, n, squares, "pieces")
+        return _attacking_pairs(rules, n, squares, "pieces")
+    return _attacking_pairs_by_line(rules, n, squares)
+
+
+def _attacking_pairs_by_line(rules: Rules, n: int, squares: Sequence[Square]) -> list[str]:
+    """The attacking pairs among one piece per row (``squares[row]``) in O(n), each confirmed and
+    named by ``attacks``: pieces one or two rows apart (a knight's reach) are compared directly;
+    pieces farther apart attack only along a column or a diagonal (wrapping on the torus), so only
+    those sharing such a line (grouped by its index) are compared."""
+    problems: list[str] = []
+    compared: set[tuple[Square, Square]] = set()  # on the torus two pieces can share both diagonals
+
+    def compare(a: Square, b: Square) -> bool:
+        if (a, b) not in compared and attacks(rules, n, a, b):
+            compared.add((a, b))
+            problems.append(f"pieces on {a} and {b} attack each other")
+        return len(problems) >= MAX_PROBLEMS
+
+    for row in range(len(squares) - 1):
+        for near in squares[row + 1:row + 3]:
+            if compare(squares[row], near):
+                return problems
+    wrap = n if rules.toroidal else None
+    for line in range(3):  # the columns, the diagonals, the anti-diagonals
+        groups: dict[int, list[Square]] = {}
+        for square in squares:
+            row, col = square
+            index = (col, row - col, row + col)[line]
+            groups.setdefault(index if wrap is None else index % wrap, []).append(square)
+        for group in groups.values():
+            for a, b in combinations(group, 2):
+                if abs(a[0] - b[0]) > 2 and compare(a, b):
+                    return problems
+    return problems
 
 
 def domination_problems(rules: Rules, n: int, queens: Iterable[Square], *, independent: bool = False) -> list[str]:

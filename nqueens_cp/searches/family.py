@@ -166,3 +166,22 @@ def toroidal_placement(n: int) -> Solution | None:
     if n > 1 and gcd(n, 6) != 1:
         return None
     return tuple(2 * i % n for i in range(n)) if n else ()
+
+
+def superqueens_placement(n: int) -> Solution | None:
+    """A placement of n superqueens without search, or None when this construction has none for n.
+
+    For n coprime to 6, row ``i``'s queen in column ``3i mod n``: a toroidal placement (columns
+    ``3i``, diagonals ``4i`` and ``2i`` distinct mod n), so no two queens share a line; the queens
+    of neighbouring rows stand 3 or n - 3 columns apart and those two rows apart 6 or n - 6, so
+    from n = 11 no knight's jump joins two. For n + 1 coprime to 6 (n >= 10), that placement of
+    n + 1 has its row 0 queen in the corner: the board without row 0 and column 0 holds the other n,
+    moved one square up and left, which keeps every line and jump. n = 1: its one square. Other n
+    (2 or 3 mod 6) need a search; below 10 there is no placement at all (OEIS A051223)."""
+    if n == 1:
+        return (0,)
+    if n >= 11 and gcd(n, 6) == 1:
+        return tuple(3 * i % n for i in range(n))
+    if n >= 10 and gcd(n + 1, 6) == 1:
+        return tuple(3 * i % (n + 1) - 1 for i in range(1, n + 1))
+    return None

@@ -50,6 +50,11 @@ DEFAULT_FAMILY_BACKENDS: dict[Problem, str] = {
 DEFAULT_FAMILY_COUNTERS: dict[Problem, str] = {Problem.TOROIDAL: "bitboard", Problem.SUPERQUEENS: "bitboard"}
 
 
-def default_family_backend(problem: Problem, *, count: bool = False) -> str:
-    """The name of the backend that answers the family ``problem`` (its placements' count with ``count``)."""
+def default_family_backend(problem: Problem, n: int, *, count: bool = False) -> str:
+    """The name of the backend that answers the family ``problem`` on the n x n board (its placements'
+    count with ``count``): a superqueens placement comes from bitboard's construction where it has one."""
+    from nqueens_cp.searches.family import superqueens_placement
+
+    if problem is Problem.SUPERQUEENS and not count and superqueens_placement(n) is not None:
+        return "bitboard"
     return (DEFAULT_FAMILY_COUNTERS if count else DEFAULT_FAMILY_BACKENDS)[problem]

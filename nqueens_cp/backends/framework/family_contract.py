@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar, Iterator, Mapping
 
-from nqueens_cp.backends.framework.limits import refuse_slow_optimum
+from nqueens_cp.backends.framework.limits import refuse_slow_optimum, refuse_slow_placement
 from nqueens_cp.backends.framework.streams import as_queens, check_stream_arguments, close_stream
 from nqueens_cp.core.errors import BackendOptionError, InvalidWitnessError, NQueensError
 from nqueens_cp.core.family_checker import witness_problems, witness_value
@@ -60,6 +60,7 @@ class FamilyContract:
         ``problem`` (``family``) refuses in one line."""
         self._refuse_family(problem, n, self.family, "take")
         refuse_slow_optimum(problem, n, self.name, self.options)
+        refuse_slow_placement(problem, n, self.name, self.options)
         self.ensure_available()
         answer = self._solve_family(problem, n)
         if answer.witness is not None:

@@ -170,6 +170,37 @@ def refuse_slow_optimum(problem: Problem, n: int, backend: str, options: Mapping
     )
 
 
+#: The largest board on which a backend finds a first placement of a family problem within about a
+#: minute on 2 cores, where it has no construction (bitboard constructs superqueens for n not 2 or 3
+#: mod 6, :func:`~nqueens_cp.searches.family.superqueens_placement`). Measured 2026-12-05, load 1-2.5:
+#: bitboard's row search n = 29 in 9 s, n = 30 in 32 s, n = 32 not in 100 s; CP-SAT's superqueens
+#: n = 453 in 28 s (1.9 GB), n = 495 in 43 s, n = 501 in 35 s (2.4 GB), n = 560 in 46 s but n = 561
+#: not in 150 s (3.7 GB).
+FAMILY_PLACEMENT_MAX_N: dict[tuple[str, Problem], int] = {
+    ("bitboard", Problem.SUPERQUEENS): 30, ("cpsat", Problem.SUPERQUEENS): 500,
+}
+
+
+def refuse_slow_placement(problem: Problem, n: int, backend: str, options: Mapping[str, object]) -> None:
+    """Raise ``ModelTooLargeError`` for a placement of ``problem`` beyond :data:`FAMILY_PLACEMENT_MAX_N`
+    asked of a search with no time limit, naming what answers instead."""
+    from nqueens_cp.searches.family import superqueens_placement
+
+    bound = FAMILY_PLACEMENT_MAX_N.get((backend, problem))
+    constructed = problem is Problem.SUPERQUEENS and superqueens_placement(n) is not None
+    if bound is None or n <= bound or options.get("time_limit") or (backend == "bitboard" and constructed):
+        return
+    if constructed:
+        instead = "use --backend bitboard: it constructs one for this n (n not 2 or 3 mod 6)"
+    elif n <= FAMILY_PLACEMENT_MAX_N[("cpsat", problem)]:
+        instead = "use --backend cpsat"
+    else:
+        instead = "no backend here finds one within a minute; give cpsat --time-limit SECONDS to try"
+    raise ModelTooLargeError(
+        f"{backend} finds no placement of {problem.value} of n > {bound} within a minute (n = {n}); {instead}"
+    )
+
+
 def family_estimate(problem: Problem, n: int) -> ModelEstimate:
     """The memory of the family model of ``problem`` on the n x n board (the 0-1 program's terms,
     which bound every paradigm's translation of it), saying what to do when it does not fit."""
