@@ -131,7 +131,13 @@ def test_solve_problem_prints_the_optimum_and_its_witness() -> None:
      "bitboard finds no placement of superqueens of n > 30 within a minute (n = 32); use --backend cpsat"),
     (["700", "--problem", "superqueens", "--backend", "cpsat"],
      "(n = 700); use --backend bitboard: it constructs one for this n"),
-    (["602", "--problem", "superqueens"], "(n = 602); no backend here finds one within a minute; give cpsat --time-limit"),
+    (["602", "--problem", "superqueens"],
+     "(n = 602); no backend here finds one within a minute, or give it --time-limit SECONDS, at which it stops"),
+    (["33", "--problem", "superqueens", "--backend", "bitboard"], "(n = 33); use --backend cpsat"),
+    (["301", "--problem", "toroidal", "--backend", "cpsat"],
+     "cpsat finds no toroidal placement of n > 37 within a minute (n = 301); use --backend bitboard"),
+    (["18", "--problem", "toroidal", "--backend", "sat"],
+     "sat proves no toroidal board of n > 12 empty of placements (n shares a factor with 6) within a minute"),
 ])
 def test_solve_problem_refuses_in_one_line(args: list[str], message: str) -> None:
     done = run_cli("solve", *args)
@@ -151,6 +157,12 @@ def test_the_toroidal_construction_places_exactly_where_polya_allows() -> None:
             assert witness_problems(Problem.TOROIDAL, n, placement) == []
         if n in A051906:
             assert (placement is not None) == (A051906[n] > 0), n
+
+
+def test_a_time_limit_lifts_the_bound_of_a_first_placement() -> None:
+    """Beyond the bound a search may still be asked, with a time limit at which it stops."""
+    done = run_cli("solve", "18", "--problem", "toroidal", "--backend", "cpsat", "--timeout", "1")
+    assert done.returncode == 3 and "time limit of 1 s" in done.stderr and done.stderr.count("\n") == 1, done
 
 
 def test_the_superqueens_construction_places_where_it_says() -> None:

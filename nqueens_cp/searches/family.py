@@ -163,9 +163,15 @@ def toroidal_placement(n: int) -> Solution | None:
     (the knight's-move solution). Its columns ``2i``, up diagonals ``3i`` and down diagonals ``-i``
     are all distinct mod n exactly when n is coprime to 6, and by Polya's theorem (Ahrens 1921, see
     OEIS A007705) there is no placement at all otherwise: None then."""
-    if n > 1 and gcd(n, 6) != 1:
+    if not toroidal_placements_exist(n):
         return None
     return tuple(2 * i % n for i in range(n)) if n else ()
+
+
+def toroidal_placements_exist(n: int) -> bool:
+    """Whether n toroidal queens fit on the n x n torus: exactly when n = 1 or n is coprime to 6
+    (Polya's theorem; OEIS A007705)."""
+    return n <= 1 or gcd(n, 6) == 1
 
 
 def superqueens_placement(n: int) -> Solution | None:

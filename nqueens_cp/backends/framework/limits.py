@@ -170,34 +170,64 @@ def refuse_slow_optimum(problem: Problem, n: int, backend: str, options: Mapping
     )
 
 
-#: The largest board on which a backend finds a first placement of a family problem within about a
-#: minute on 2 cores, where it has no construction (bitboard constructs superqueens for n not 2 or 3
-#: mod 6, :func:`~nqueens_cp.searches.family.superqueens_placement`). Measured 2026-12-05, load 1-2.5:
-#: bitboard's row search n = 29 in 9 s, n = 30 in 32 s, n = 32 not in 100 s; CP-SAT's superqueens
-#: n = 453 in 28 s (1.9 GB), n = 495 in 43 s, n = 501 in 35 s (2.4 GB), n = 560 in 46 s but n = 561
-#: not in 150 s (3.7 GB).
+#: The largest board on which each search finds a first placement of a family problem within about
+#: a minute on 2 cores, where the bitboard backend's constructions do not answer for it (toroidal
+#: queens: any n; superqueens: n not 2 or 3 mod 6, :mod:`nqueens_cp.searches.family`). Measured
+#: 2026-12-05 at load 1-2.8, 45 s per run (``solve N --problem P --backend B`` over sizes that about
+#: double; a bound is the last size answered before the first that was not): bitboard's row search
+#: n = 29 in 9 s, 30 in 32 s, 32 not in 100 s; CP-SAT's superqueens n = 453 in 28 s (1.9 GB), 495 in
+#: 43 s, 501 in 35 s, 560 in 46 s, but 561 not in 150 s (3.7 GB); the rest in ``benchmarks/RESULTS.md``
+#: ("First placements of the family").
 FAMILY_PLACEMENT_MAX_N: dict[tuple[str, Problem], int] = {
-    ("bitboard", Problem.SUPERQUEENS): 30, ("cpsat", Problem.SUPERQUEENS): 500,
+    **{(backend, Problem.SUPERQUEENS): bound for backend, bound in {
+        "bitboard": 30, "cpsat": 500, "sat": 160, "asp": 512, "smt": 256, "minizinc": 512, "mip": 160, "pb": 512,
+        "choco": 200, "cpmpy": 256}.items()},
+    **{(backend, Problem.TOROIDAL): bound for backend, bound in {
+        "cpsat": 37, "sat": 37, "asp": 37, "smt": 37, "minizinc": 25, "mip": 37, "pb": 25, "choco": 37,
+        "cpmpy": 37}.items()},
+}
+#: The largest n sharing a factor with 6 for which each search proves, within about a minute, that
+#: no toroidal placement exists (the same runs, over n = 12, 18, 24, 36).
+TOROIDAL_NONE_MAX_N: dict[str, int] = {
+    "cpsat": 12, "sat": 12, "asp": 18, "smt": 12, "minizinc": 12, "mip": 24, "pb": 12, "choco": 12, "cpmpy": 12,
 }
 
 
 def refuse_slow_placement(problem: Problem, n: int, backend: str, options: Mapping[str, object]) -> None:
-    """Raise ``ModelTooLargeError`` for a placement of ``problem`` beyond :data:`FAMILY_PLACEMENT_MAX_N`
+    """Raise ``ModelTooLargeError`` for a first placement of ``problem`` beyond
+    :data:`FAMILY_PLACEMENT_MAX_N` (or, for a torus without one, :data:`TOROIDAL_NONE_MAX_N`)
     asked of a search with no time limit, naming what answers instead."""
-    from nqueens_cp.searches.family import superqueens_placement
+    from nqueens_cp.searches.family import superqueens_placement, toroidal_placements_exist
 
+    if problem not in (Problem.TOROIDAL, Problem.SUPERQUEENS) or options.get("time_limit"):
+        return
+    limit = "" if backend == "bitboard" else ", or give it --time-limit SECONDS, at which it stops"
+    if problem is Problem.TOROIDAL:
+        if backend == "bitboard":
+            return
+        exists = toroidal_placements_exist(n)
+        bound = FAMILY_PLACEMENT_MAX_N.get((backend, problem)) if exists else TOROIDAL_NONE_MAX_N.get(backend)
+        if bound is None or n <= bound:
+            return
+        what = (f"finds no toroidal placement of n > {bound}" if exists else
+                f"proves no toroidal board of n > {bound} empty of placements (n shares a factor with 6)")
+        raise ModelTooLargeError(
+            f"{backend} {what} within a minute (n = {n:,}); use --backend bitboard (it constructs one "
+            f"where n is coprime to 6 and answers the rest by Polya's theorem){limit}"
+        )
     bound = FAMILY_PLACEMENT_MAX_N.get((backend, problem))
-    constructed = problem is Problem.SUPERQUEENS and superqueens_placement(n) is not None
-    if bound is None or n <= bound or options.get("time_limit") or (backend == "bitboard" and constructed):
+    constructed = superqueens_placement(n) is not None
+    if bound is None or n <= bound or (backend == "bitboard" and constructed):
         return
     if constructed:
         instead = "use --backend bitboard: it constructs one for this n (n not 2 or 3 mod 6)"
     elif n <= FAMILY_PLACEMENT_MAX_N[("cpsat", problem)]:
         instead = "use --backend cpsat"
     else:
-        instead = "no backend here finds one within a minute; give cpsat --time-limit SECONDS to try"
+        instead = "no backend here finds one within a minute"
+        limit = limit or "; give cpsat --time-limit SECONDS to try"
     raise ModelTooLargeError(
-        f"{backend} finds no placement of {problem.value} of n > {bound} within a minute (n = {n}); {instead}"
+        f"{backend} finds no placement of {problem.value} of n > {bound} within a minute (n = {n:,}); {instead}{limit}"
     )
 
 
