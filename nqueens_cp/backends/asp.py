@@ -23,7 +23,7 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Any, Iterator, cast
 
-from nqueens_cp.backends.framework.base import OptionSpec
+from nqueens_cp.backends.framework.base import FAMILY_TIME_LIMIT, OptionSpec
 from nqueens_cp.backends.framework.limits import family_estimate, refuse_classic_time_limit
 from nqueens_cp.backends.framework.modelled import ModelledBackend
 from nqueens_cp.core.errors import SearchStoppedError, SolverError
@@ -52,9 +52,7 @@ class AspBackend(ModelledBackend[AspProgram]):
                    choices=FORMULATIONS),
         OptionSpec("configuration", str, "crafty", "clasp's preset configuration (--configuration)",
                    choices=CONFIGURATIONS),
-        OptionSpec("time_limit", float, None, "time limit in seconds of a family problem's search (None: no "
-                   "limit): its optimum then answers the best found, an enumeration or count stops (exit 3)",
-                   minimum=0),
+        FAMILY_TIME_LIMIT,
     )
     #: Every problem of the family, each an answer set program (:mod:`nqueens_cp.models.family_asp`).
     family = frozenset(Problem) - {Problem.QUEENS}

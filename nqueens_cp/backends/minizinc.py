@@ -31,7 +31,7 @@ from datetime import timedelta
 from functools import cache
 from typing import Any, ClassVar, Iterator, cast
 
-from nqueens_cp.backends.framework.base import Backend, ModelSize, OptionSpec
+from nqueens_cp.backends.framework.base import FAMILY_TIME_LIMIT, Backend, ModelSize, OptionSpec
 from nqueens_cp.backends.framework.limits import family_estimate, refuse_classic_time_limit
 from nqueens_cp.core.errors import BackendOptionError, SearchStoppedError, SolverError, did_you_mean
 from nqueens_cp.core.family_checker import witness_value
@@ -103,9 +103,7 @@ class MiniZincBackend(Backend):
     requires: ClassVar[tuple[str, ...]] = ("minizinc",)
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec("solver", str, "gecode", "MiniZinc solver (any that `minizinc --solvers` lists)"),
-        OptionSpec("time_limit", float, None, "time limit in seconds of a family problem's search (None: no "
-                   "limit): its optimum then answers the best found, an enumeration or count stops (exit 3)",
-                   minimum=0),
+        FAMILY_TIME_LIMIT,
     )
     #: Every problem of the family, each a MiniZinc model (:mod:`nqueens_cp.models.family_minizinc`).
     family = frozenset(Problem) - {Problem.QUEENS}

@@ -30,7 +30,7 @@ import contextlib
 import time
 from typing import TYPE_CHECKING, Any, Iterator, cast
 
-from nqueens_cp.backends.framework.base import OptionSpec
+from nqueens_cp.backends.framework.base import FAMILY_TIME_LIMIT, OptionSpec
 from nqueens_cp.backends.framework.limits import family_estimate, refuse_classic_time_limit
 from nqueens_cp.backends.framework.modelled import ModelledBackend
 from nqueens_cp.core.errors import SearchStoppedError, SolverError
@@ -66,9 +66,7 @@ class SmtBackend(ModelledBackend[SmtModel]):
         OptionSpec("optimiser", str, "auto", "a family problem's optimum: iterate (a better value asked "
                    "for after each witness, until unsat), optimize (z3's Optimize); auto: iterate for the peaceable "
                    "armies, optimize for the others", choices=("auto", "iterate", "optimize")),
-        OptionSpec("time_limit", float, None, "time limit in seconds of a family problem's search (None: no "
-                   "limit): its optimum then answers the best found, an enumeration or count stops (exit 3)",
-                   minimum=0),
+        FAMILY_TIME_LIMIT,
     )
     #: Every problem of the family: its 0-1 program over Booleans, optimised by z3's Optimize.
     family = frozenset(Problem) - {Problem.QUEENS}

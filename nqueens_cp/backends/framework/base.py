@@ -126,6 +126,13 @@ class OptionSpec:
         return converted
 
 
+#: The time limit of a backend whose limit bounds only the family's searches (asp, smt, minizinc;
+#: their classic searches refuse it: :func:`~nqueens_cp.backends.framework.limits.refuse_classic_time_limit`).
+FAMILY_TIME_LIMIT = OptionSpec(
+    "time_limit", float, None, "time limit in seconds of a family problem's search (None: no limit): its "
+    "optimum then answers the best found, an enumeration or count stops (exit 3)", minimum=0)
+
+
 class BatchCount(Protocol):
     """What a count of a batch of start constellations gives: solutions and solution classes."""
 
