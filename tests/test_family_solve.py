@@ -10,7 +10,7 @@ import pytest
 from nqueens_cp.backends.framework.base import Backend
 from nqueens_cp.backends.framework.registry import register_backend, unregister_backend
 from nqueens_cp.cli import main
-from nqueens_cp.core.errors import InvalidWitnessError, NQueensError
+from nqueens_cp.core.errors import InvalidWitnessError, NQueensError, SolverError
 from nqueens_cp.core.family_checker import witness_problems
 from nqueens_cp.core.family_oeis import SEQUENCES
 from nqueens_cp.core.instance import Instance, Solution
@@ -104,6 +104,31 @@ def test_the_command_line_refuses_a_proved_value_oeis_contradicts(capsys: pytest
     finally:
         for backend in (_NotOptimal, _WrongWitness):
             unregister_backend(backend.name)
+
+
+class _FailingSolver(Backend):
+    """A solver that fails in the middle of its search."""
+
+    name = "test-failing-solver"
+    summary = "a planted solver failure"
+    family: ClassVar[frozenset[Problem]] = frozenset({Problem.DOMINATION})
+
+    def _solutions(self, instance: Instance, limit: int | None) -> Iterator[Solution]:
+        raise SolverError("the planted solver crashed")
+
+    def _solve_family(self, problem: Problem, n: int) -> FamilyAnswer:
+        raise SolverError("the planted solver crashed")
+
+
+@pytest.mark.parametrize("args", [["8"], ["8", "--problem", "domination"]], ids=["classic", "family"])
+def test_a_run_that_failed_is_exit_1_not_bad_input(args: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    register_backend(_FailingSolver.name, _FailingSolver)
+    try:
+        assert main(["solve", *args, "--backend", _FailingSolver.name]) == 1
+    finally:
+        unregister_backend(_FailingSolver.name)
+    out, err = capsys.readouterr()
+    assert out == "" and err == "nqueens-cp: error: the planted solver crashed\n"
 
 
 def test_solve_problem_prints_the_optimum_and_its_witness() -> None:

@@ -13,7 +13,7 @@ import signal
 import sys
 from typing import TYPE_CHECKING, Any, NoReturn, Sequence
 
-from nqueens_cp.core.errors import NQueensError, SearchStoppedError
+from nqueens_cp.core.errors import NQueensError, SearchStoppedError, SolverError
 from nqueens_cp.system.interrupts import exit_status
 
 if TYPE_CHECKING:
@@ -134,7 +134,7 @@ def _main(argv: Sequence[str] | None, sigint: StopSignals) -> int:
         from nqueens_cp.cli.words import command_line_words
 
         sys.stderr.write(f"{PROG}: error: {command_line_words(str(error))}\n")
-        return 2
+        return 1 if isinstance(error, SolverError) else 2  # a run that failed is not bad input
     except KeyboardInterrupt:
         return _interrupted(sigint)
     except BrokenPipeError:

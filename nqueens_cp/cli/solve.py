@@ -47,7 +47,7 @@ EXIT_STATUSES = (
     "0: answered (also --limit 0: nothing asked, nothing written); 1: no solution (no completion), a "
     "board the checker refuses (not a solution: not written; or a repeat with --all), a count that "
     "differs from the published one (OEIS) or an approximate one outside its bound, or a split run "
-    f"that failed; 2: bad input (one line on stderr, nothing built); {EXIT_STOPPED}: stopped at a "
+    f"or a solver that failed; 2: bad input (one line on stderr, nothing built); {EXIT_STOPPED}: stopped at a "
     "bound the backend was given (--time-limit) before it answered: the solutions already "
     f"written stand, the answer is not complete; {EXIT_INTERRUPTED}: interrupted (Ctrl-C); "
     f"{EXIT_TERMINATED}: terminated (SIGTERM)"
