@@ -20,7 +20,6 @@ from nqueens_cp.core.instance import Instance
 from nqueens_cp.core.problems import Problem
 from nqueens_cp.models.cnf import cnf_memory
 from nqueens_cp.models.encodings import Encoding
-from nqueens_cp.models.family import family_memory
 from nqueens_cp.models.geometry import MEGABYTE, ModelEstimate, ModelSize
 from nqueens_cp.system.processes import physical_memory_mb
 
@@ -234,6 +233,8 @@ def refuse_slow_placement(problem: Problem, n: int, backend: str, options: Mappi
 def family_estimate(problem: Problem, n: int) -> ModelEstimate:
     """The memory of the family model of ``problem`` on the n x n board (the 0-1 program's terms,
     which bound every paradigm's translation of it), saying what to do when it does not fit."""
+    from nqueens_cp.models.family import family_memory  # not on the classic problem's way
+
     return replace(family_memory(problem, n), instead="use a smaller board")
 
 
