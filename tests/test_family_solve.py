@@ -156,6 +156,10 @@ def test_solve_problem_prints_the_optimum_and_its_witness() -> None:
      "bitboard finds no placement of superqueens of n > 30 within a minute (n = 32); use --backend cpsat"),
     (["700", "--problem", "superqueens", "--backend", "cpsat"],
      "(n = 700); use --backend bitboard: it constructs one for this n"),
+    (["11", "--problem", "domination", "--backend", "pb"],
+     "(n = 11); it takes no time limit: use --backend cpsat or mip with --time-limit SECONDS"),
+    (["602", "--problem", "superqueens", "--backend", "pb"], "pb finds no placement of superqueens of n > 512 within a "
+     "minute (n = 602); no backend here finds one within a minute; give cpsat --time-limit SECONDS to try"),
     (["602", "--problem", "superqueens"],
      "(n = 602); no backend here finds one within a minute, or give it --time-limit SECONDS, at which it stops"),
     (["33", "--problem", "superqueens", "--backend", "bitboard"], "(n = 33); use --backend cpsat"),

@@ -23,7 +23,7 @@ from nqueens_cp.backends.framework.registry import backend_class, backend_names,
 from nqueens_cp.cli import EXIT_STOPPED, UsageError
 from nqueens_cp.cli.certify import cnf_path, wants_certificate
 from nqueens_cp.cli.common import backend_options
-from nqueens_cp.cli.output import SHOW_MAX_N
+from nqueens_cp.cli.output import refuse_large_show
 from nqueens_cp.core.errors import InvalidWitnessError
 from nqueens_cp.core.family_oeis import A051224, A053994, SEQUENCES
 from nqueens_cp.core.problems import Armies, Colouring, FamilyAnswer, Goal, Problem, Square
@@ -89,8 +89,7 @@ def run_family(args: argparse.Namespace) -> int:
     n = args.n
     if n is None or n < 1:
         raise UsageError(f"--problem {problem.value} needs a board size N >= 1")
-    if args.show and n > SHOW_MAX_N:
-        raise UsageError(f"--show draws boards up to n = {SHOW_MAX_N} (n = {n:,}); leave it out")
+    refuse_large_show(args.show, n)
     backend = _backend(args, problem)
     if args.all:
         return _all_placements(args, backend, problem, n)

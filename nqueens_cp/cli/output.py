@@ -5,10 +5,17 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Iterable, TextIO
 
+from nqueens_cp.cli import UsageError
 from nqueens_cp.core.instance import Solution
 
 #: Boards drawn with ``--show`` at most (a drawing has n² squares).
 SHOW_MAX_N = 1000
+
+
+def refuse_large_show(show: bool, n: int) -> None:
+    """Refuse ``--show`` for a board larger than :data:`SHOW_MAX_N` (a ``UsageError``)."""
+    if show and n > SHOW_MAX_N:
+        raise UsageError(f"--show draws boards up to n = {SHOW_MAX_N} (n = {n:,}); leave it out")
 
 if TYPE_CHECKING:
     import numpy as np

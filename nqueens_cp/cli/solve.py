@@ -21,7 +21,7 @@ from nqueens_cp.cli.common import (
     integer,
 )
 from nqueens_cp.cli.long_runs import announce_count, long_run
-from nqueens_cp.cli.output import SHOW_MAX_N, emit_solution, write_columns
+from nqueens_cp.cli.output import emit_solution, refuse_large_show, write_columns
 from nqueens_cp.cli.split_run import add_parallel_arguments, run_split, wants_split
 from nqueens_cp.core.errors import SearchBoundError, SearchStoppedError
 from nqueens_cp.core.instance import Instance
@@ -91,15 +91,12 @@ def add_parser(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from nqueens_cp.cli import UsageError
-
     if args.problem != Problem.QUEENS.value:
         from nqueens_cp.cli.family import run_family
 
         return run_family(args)
     instance, described = board_instance(args)
-    if args.show and instance.n > SHOW_MAX_N:
-        raise UsageError(f"--show draws boards up to n = {SHOW_MAX_N} (n = {instance.n:,}); leave it out")
+    refuse_large_show(args.show, instance.n)
     if args.backend is None:
         args.backend = "sat" if wants_certificate(args) else default_backend(question(args), instance)
     options = backend_options(args)

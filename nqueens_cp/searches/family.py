@@ -184,10 +184,15 @@ def superqueens_placement(n: int) -> Solution | None:
     n + 1 has its row 0 queen in the corner: the board without row 0 and column 0 holds the other n,
     moved one square up and left, which keeps every line and jump. n = 1: its one square. Other n
     (2 or 3 mod 6) need a search; below 10 there is no placement at all (OEIS A051223)."""
+    if not superqueens_constructible(n):
+        return None
     if n == 1:
         return (0,)
-    if n >= 11 and gcd(n, 6) == 1:
+    if gcd(n, 6) == 1:
         return tuple(3 * i % n for i in range(n))
-    if n >= 10 and gcd(n + 1, 6) == 1:
-        return tuple(3 * i % (n + 1) - 1 for i in range(1, n + 1))
-    return None
+    return tuple(3 * i % (n + 1) - 1 for i in range(1, n + 1))
+
+
+def superqueens_constructible(n: int) -> bool:
+    """Whether :func:`superqueens_placement` constructs a placement of n superqueens."""
+    return n == 1 or (n >= 11 and gcd(n, 6) == 1) or (n >= 10 and gcd(n + 1, 6) == 1)

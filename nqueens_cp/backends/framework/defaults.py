@@ -53,8 +53,8 @@ DEFAULT_FAMILY_COUNTERS: dict[Problem, str] = {Problem.TOROIDAL: "bitboard", Pro
 def default_family_backend(problem: Problem, n: int, *, count: bool = False) -> str:
     """The name of the backend that answers the family ``problem`` on the n x n board (its placements'
     count with ``count``): a superqueens placement comes from bitboard's construction where it has one."""
-    from nqueens_cp.searches.family import superqueens_placement
+    from nqueens_cp.searches.family import superqueens_constructible
 
-    if problem is Problem.SUPERQUEENS and not count and superqueens_placement(n) is not None:
+    if problem is Problem.SUPERQUEENS and not count and superqueens_constructible(n):
         return "bitboard"
     return (DEFAULT_FAMILY_COUNTERS if count else DEFAULT_FAMILY_BACKENDS)[problem]

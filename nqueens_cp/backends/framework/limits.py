@@ -164,8 +164,10 @@ def refuse_slow_optimum(problem: Problem, n: int, backend: str, options: Mapping
     if bound is None or n <= bound or options.get("time_limit"):
         return
     raise ModelTooLargeError(
-        f"{backend} proves no optimum of {problem.value} beyond n = {bound} within a minute (n = {n}); give it "
-        "option time_limit=SECONDS for the best it finds by then, with the bound it proved"
+        f"{backend} proves no optimum of {problem.value} beyond n = {bound} within a minute (n = {n}); "
+        + ("give it option time_limit=SECONDS for the best it finds by then, with the bound it proved"
+           if "time_limit" in options else
+           "it takes no time limit: use --backend cpsat or mip with --time-limit SECONDS for the best found by then")
     )
 
 
@@ -196,14 +198,12 @@ def refuse_slow_placement(problem: Problem, n: int, backend: str, options: Mappi
     """Raise ``ModelTooLargeError`` for a first placement of ``problem`` beyond
     :data:`FAMILY_PLACEMENT_MAX_N` (or, for a torus without one, :data:`TOROIDAL_NONE_MAX_N`)
     asked of a search with no time limit, naming what answers instead."""
-    from nqueens_cp.searches.family import superqueens_placement, toroidal_placements_exist
+    from nqueens_cp.searches.family import superqueens_constructible, toroidal_placements_exist
 
     if problem not in (Problem.TOROIDAL, Problem.SUPERQUEENS) or options.get("time_limit"):
         return
-    limit = "" if backend == "bitboard" else ", or give it --time-limit SECONDS, at which it stops"
-    if problem is Problem.TOROIDAL:
-        if backend == "bitboard":
-            return
+    limit = ", or give it --time-limit SECONDS, at which it stops" if "time_limit" in options else ""
+    if problem is Problem.TOROIDAL:  # bitboard has no bound here: its construction and Polya answer any n
         exists = toroidal_placements_exist(n)
         bound = FAMILY_PLACEMENT_MAX_N.get((backend, problem)) if exists else TOROIDAL_NONE_MAX_N.get(backend)
         if bound is None or n <= bound:
@@ -215,7 +215,7 @@ def refuse_slow_placement(problem: Problem, n: int, backend: str, options: Mappi
             f"where n is coprime to 6 and answers the rest by Polya's theorem){limit}"
         )
     bound = FAMILY_PLACEMENT_MAX_N.get((backend, problem))
-    constructed = superqueens_placement(n) is not None
+    constructed = superqueens_constructible(n)
     if bound is None or n <= bound or (backend == "bitboard" and constructed):
         return
     if constructed:
