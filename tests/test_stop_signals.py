@@ -135,7 +135,7 @@ def test_stop_signals_raise_and_put_everything_back() -> None:
 #: thread, a glibc mutex it already holds, until another thread unlocks it.
 STUCK_IN_C = """
 import ctypes, os, signal, subprocess, sys, threading, time
-from nqueens_cp.system.interrupts import StopSignals, native_call
+from nqueens_cp.system.interrupts import NATIVE_GRACE, StopSignals, native_call
 libc = ctypes.CDLL(None)
 mutex = ctypes.create_string_buffer(64)  # zeroed: PTHREAD_MUTEX_INITIALIZER
 libc.pthread_mutex_lock(mutex)
@@ -143,8 +143,13 @@ child = subprocess.Popen(["sleep", "60"])
 print(child.pid, flush=True)
 def announce(signum):
     sys.stderr.write(f"stopped by {signum}\\n")
+    if sys.argv[1] == "late":  # a slow stderr: the line is out, the announcement not over
+        time.sleep(0.5)
     return 100 + signum
-stop = (lambda: libc.pthread_mutex_unlock(mutex)) if sys.argv[1] == "stop" else None
+def unlock():
+    libc.pthread_mutex_unlock(mutex)
+late = lambda: threading.Timer(NATIVE_GRACE + 0.02, unlock).start()
+stop = {"stop": unlock, "late": late}.get(sys.argv[1])
 with StopSignals(announce) as stops:
     try:
         with native_call(stop=stop):
@@ -153,6 +158,8 @@ with StopSignals(announce) as stops:
         time.sleep(5)
     except KeyboardInterrupt as stopped:
         child.kill()
+        if sys.argv[1] == "late":  # the watcher is ending the process too: one line between them
+            raise SystemExit(stops.announce(stops.signum))
         print(type(stopped).__name__, stops.signum, flush=True)
         raise SystemExit(0)
 """
@@ -179,6 +186,28 @@ def test_a_native_call_without_a_stop_ends_the_process_and_its_children(signum: 
     else:
         os.kill(child, signal.SIGKILL)
         raise AssertionError("the child outlived the process")
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_a_native_call_returning_as_its_grace_ends_is_announced_once(signum: int) -> None:
+    # The watcher, past the call's grace, ends the process and says so; the call returns meanwhile,
+    # and the main thread unwinds and says so too: one line between them (two, in a CI run of asp).
+    done = subprocess.run([sys.executable, "-c", STUCK_IN_C, "late", str(int(signum))], env=ENV, cwd=REPO,
+                          capture_output=True, text=True, timeout=60)
+    assert done.stderr == f"stopped by {int(signum)}\n"
+    assert done.returncode in (100 + signum, exit_status(signum))  # the watcher's, or the main thread's
+
+
+def test_the_stop_is_announced_once_whoever_asks() -> None:
+    said: list[int] = []
+    stops = StopSignals(lambda signum: said.append(signum) or 7)
+    callers = [threading.Thread(target=stops.announce, args=(signal.SIGTERM,)) for _ in range(8)]
+    for caller in callers:
+        caller.start()
+    for caller in callers:
+        caller.join()
+    assert said == [signal.SIGTERM]
+    assert stops.announce(signal.SIGTERM) == exit_status(signal.SIGTERM)
 
 
 def test_outside_the_command_line_a_native_call_changes_nothing() -> None:
