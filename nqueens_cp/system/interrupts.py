@@ -25,6 +25,7 @@ import queue
 import signal
 import sys
 import threading
+import time
 from contextlib import contextmanager
 from types import FrameType, TracebackType
 from typing import Any, Callable, Iterator, TypeVar, cast
@@ -156,7 +157,8 @@ class StopSignals:
     inside a :func:`native_call`, the watcher calls that call's ``stop`` and, if it has not
     returned :data:`NATIVE_GRACE` s later (or there is no ``stop``), ends the process itself:
     every child process killed, ``announce(signum)`` (the command's line on stderr, which returns
-    the exit status), then ``os._exit``.
+    the exit status), then ``os._exit``; a call returning once that is decided waits for the end,
+    rather than unwind (writing, announcing) while the process ends under it.
     """
 
     def __init__(self, announce: Callable[[int], int] | None = None) -> None:
@@ -171,6 +173,7 @@ class StopSignals:
         self._previous_unraisable: Callable[[Any], object] | None = None
         self._announcing = threading.Lock()
         self._announced = False
+        self._ending = False  # the watcher ends the process (:meth:`_end_now`)
 
     @property
     def seen(self) -> bool:
@@ -265,7 +268,11 @@ class StopSignals:
     def _leave(self, call: _NativeCall, outer: _NativeCall | None) -> None:
         with self._lock:
             self._call = outer
-        call.returned.set()
+            call.returned.set()
+            ending = self._ending
+        while ending:  # the watcher is ending the process: unwinding now would race its exit
+            with contextlib.suppress(BaseException):
+                time.sleep(60)
 
     def _watch(self, read: int) -> None:
         """The watcher thread: a byte per signal that reached Python's C handler."""
@@ -289,6 +296,10 @@ class StopSignals:
                 call.stop()
             if call.returned.wait(NATIVE_GRACE):
                 return
+        with self._lock:  # decided with the call's return: the process ends, or the call unwinds
+            if call.returned.is_set():
+                return
+            self._ending = True
         self._end_now(signum)
 
     def _end_now(self, signum: int) -> None:
