@@ -23,6 +23,8 @@ from typing import Callable, TypeVar, cast
 T = TypeVar("T")
 
 _LENGTH = struct.Struct("<Q")
+#: Bytes read from the pipe at a time.
+_CHUNK = 1 << 20
 
 
 def _send(fd: int, item: object) -> None:
@@ -63,13 +65,13 @@ def search_in_child(search: Callable[[Callable[[object], None]], T], on_report: 
             os._exit(status)
     os.close(write)
     deadline = None if time_limit is None else time.monotonic() + time_limit
-    buffer = b""
+    buffer = bytearray()  # appended to in place: an answer of a gigabyte (a DRUP proof) comes in linear time
     try:
         while True:
             while len(buffer) >= _LENGTH.size and len(buffer) >= _LENGTH.size + _LENGTH.unpack_from(buffer)[0]:
-                size = _LENGTH.unpack_from(buffer)[0]
-                kind, item = pickle.loads(buffer[_LENGTH.size:_LENGTH.size + size])
-                buffer = buffer[_LENGTH.size + size:]
+                end = _LENGTH.size + _LENGTH.unpack_from(buffer)[0]
+                kind, item = pickle.loads(buffer[_LENGTH.size:end])
+                del buffer[:end]
                 if kind == "report":
                     on_report(item)
                 elif kind == "done":
@@ -80,7 +82,7 @@ def search_in_child(search: Callable[[Callable[[object], None]], T], on_report: 
             ready, _, _ = select.select([read], [], [], wait)  # Python's handlers run here
             if not ready:
                 return False, None
-            data = os.read(read, 1 << 16)
+            data = os.read(read, _CHUNK)
             if not data:
                 raise RuntimeError("the forked process ended without an answer")
             buffer += data
