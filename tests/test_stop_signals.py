@@ -209,6 +209,32 @@ def test_the_stop_is_announced_once_whoever_asks() -> None:
     assert stops.announce(signal.SIGTERM) == exit_status(signal.SIGTERM)
 
 
+#: The DRUP checker's compiled parsing or checking (the one named first), made to run on and on as
+#: for a proof of gigabytes: a call into C that does not return.
+CHECKING_A_HUGE_PROOF = """
+import ctypes, os, signal, sys, threading
+from nqueens_cp.proofs import drup, rup_kernel
+from nqueens_cp.system.interrupts import StopSignals
+libc = ctypes.CDLL(None)
+mutex = ctypes.create_string_buffer(64)
+libc.pthread_mutex_lock(mutex)
+setattr(rup_kernel, sys.argv[1], lambda *arguments: libc.pthread_mutex_lock(mutex))
+def announce(signum):
+    sys.stderr.write(f"stopped by {signum}\\n")
+    return 100 + signum
+with StopSignals(announce):
+    threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGTERM)).start()
+    drup.check_drup("p cnf 1 2\\n1 0\\n-1 0\\n", "0\\n")
+"""
+
+
+@pytest.mark.parametrize("kernel", ["parse_clauses", "check_rup"])
+def test_a_signal_ends_the_check_of_a_long_proof(kernel: str) -> None:
+    done = subprocess.run([sys.executable, "-c", CHECKING_A_HUGE_PROOF, kernel], env=ENV, cwd=REPO,
+                          capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stderr) == (100 + signal.SIGTERM, f"stopped by {int(signal.SIGTERM)}\n")
+
+
 def test_outside_the_command_line_a_native_call_changes_nothing() -> None:
     stopped = threading.Event()
     with pytest.raises(KeyboardInterrupt), native_call(stop=stopped.set):

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 from nqueens_cp.core.errors import CertificationError
+from nqueens_cp.system.interrupts import native_call
 
 #: A CNF or a proof, as text or as the bytes of a file.
 Text = str | bytes
@@ -75,9 +76,8 @@ def _parse(data: bytes, what: str, *, proof: bool) -> tuple[object, object, obje
 
     from nqueens_cp.proofs import rup_kernel
 
-    status, where, literals, starts, deletion = rup_kernel.parse_clauses(
-        np.frombuffer(data, dtype=np.uint8), proof
-    )
+    with native_call():  # compiled: a signal ends the process (a proof of gigabytes takes a while)
+        status, where, literals, starts, deletion = rup_kernel.parse_clauses(np.frombuffer(data, dtype=np.uint8), proof)
     if status == rup_kernel.BAD_TOKEN:
         token = data[where:where + 20].split()[0].decode("ascii", "replace") if data[where:].split() else ""
         raise CertificationError(f"{what} line {_line_of(data, where)}: cannot read {token!r}")
@@ -125,9 +125,10 @@ def check_drup(cnf: Text, proof: Text) -> ProofCheck:
     proof_top = int(np.abs(proof_lits).max()) if len(proof_lits) else 0
     literals = np.concatenate((cnf_lits, proof_lits))
     starts = np.concatenate((cnf_starts, proof_starts[1:] + cnf_starts[-1]))
-    outcome, step, lemmas, ignored, _ = rup_kernel.check_rup(
-        literals, starts, n_clauses, kinds, max(declared_vars, proof_top)
-    )
+    with native_call():  # compiled, as the parsing
+        outcome, step, lemmas, ignored, _ = rup_kernel.check_rup(
+            literals, starts, n_clauses, kinds, max(declared_vars, proof_top)
+        )
     if outcome == rup_kernel.LEMMA_NOT_RUP:
         line, text = _step_line(proof_data, int(step))
         raise CertificationError(
