@@ -105,7 +105,7 @@ class SatBackend(Backend):
         OptionSpec("optimiser", str, "rc2", "a family optimum by rc2 (MaxSAT) or iterated (SAT calls under a "
                    "tightening cardinality bound, written with option encoding)", choices=OPTIMISERS),
         OptionSpec("time_limit", float, None, "time limit in seconds of a first solution's search and of a family "
-                   "problem's (None: no limit)", minimum=0),
+                   "problem's (None: no limit; --certify checks the proof after it)", minimum=0),
     )
     #: Every problem of the family: its 0-1 model as clauses (:mod:`nqueens_cp.models.family_cnf`),
     #: an optimum by MaxSAT or iterated SAT (:mod:`nqueens_cp.backends.sat_family`).

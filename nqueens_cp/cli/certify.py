@@ -21,7 +21,7 @@ CERTIFY_HELP = (
     "the CNF plus one blocking clause per solution found; each clause of the CNF over squares is "
     "checked against the rules, and every board is checked to extend to the clauses over an "
     "encoding's auxiliary variables. The verdict goes to stderr; a check that fails is an error (exit 1). "
-    "Not with --unique, --limit or a split run"
+    "A time limit bounds the search; the checks come after it. Not with --unique, --limit or a split run"
 )
 PROOF_HELP = (
     "with --certify (implies it): keep what was checked, for any DRUP checker (drat-trim, ...): the "
