@@ -160,9 +160,8 @@ def _main(argv: Sequence[str] | None, sigint: StopSignals) -> int:
 
 
 def _interrupted(sigint: StopSignals) -> int:
-    """Say "interrupted" (or "terminated") on stderr, unless the signal watcher, ending the process
-    from a native call, said it already; the exit status of a command so stopped."""
-    return sigint.announce(sigint.signum if sigint.signum is not None else signal.SIGINT)
+    """Say "interrupted" (or "terminated") on stderr; the exit status of a command so stopped."""
+    return _stopped_by(sigint.signum if sigint.signum is not None else signal.SIGINT)
 
 
 def _stopped_by(signum: int) -> int:

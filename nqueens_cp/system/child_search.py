@@ -68,8 +68,10 @@ def search_in_child(search: Callable[[Callable[[object], None]], T], on_report: 
     buffer = bytearray()  # appended to in place: an answer of a gigabyte (a DRUP proof) comes in linear time
     try:
         while True:
-            while len(buffer) >= _LENGTH.size and len(buffer) >= _LENGTH.size + _LENGTH.unpack_from(buffer)[0]:
+            while len(buffer) >= _LENGTH.size:
                 end = _LENGTH.size + _LENGTH.unpack_from(buffer)[0]
+                if len(buffer) < end:  # the rest of this item is still in the pipe
+                    break
                 kind, item = pickle.loads(buffer[_LENGTH.size:end])
                 del buffer[:end]
                 if kind == "report":

@@ -171,8 +171,6 @@ class StopSignals:
         self._fds: tuple[int, int] | None = None
         self._previous_fd = -1
         self._previous_unraisable: Callable[[Any], object] | None = None
-        self._announcing = threading.Lock()
-        self._announced = False
         self._ending = False  # the watcher ends the process (:meth:`_end_now`)
 
     @property
@@ -191,16 +189,6 @@ class StopSignals:
         if signum == signal.SIGTERM:
             raise Terminated("terminated (SIGTERM)")
         signal.default_int_handler(signum, frame)
-
-    def announce(self, signum: int) -> int:
-        """``announce(signum)`` (the command's line on stderr) the first time only, whichever of the
-        main thread and the watcher (ending the process from a native call that outlived its
-        grace) gets there first; the exit status of a command stopped by ``signum``."""
-        with self._announcing:  # held while the line is written: the other waits until it is out
-            first, self._announced = not self._announced, True
-            if first and self._announce is not None:
-                return self._announce(signum)
-        return exit_status(signum)
 
     def _unraisable(self, unraisable: Any) -> None:
         """``sys.unraisablehook`` while active: a stop raised where Python cannot raise.
@@ -315,7 +303,7 @@ class StopSignals:
             flushing.start()
             flushing.join(0.2)  # what was printed so far, unless the reader has stopped reading
         with contextlib.suppress(Exception):
-            status = self.announce(signum)
+            status = self._announce(signum) if self._announce is not None else status
             sys.stderr.flush()
         os._exit(status)
 
